@@ -1,0 +1,79 @@
+/** Builds the whole service without listening: main.ts serves it, tests call `handle`. */
+import { swagger } from '@elysiajs/swagger';
+import { Elysia, type AnyElysia } from 'elysia';
+import type { Config } from './config';
+import { authPlugin } from './http/auth';
+import { jsonBody } from './http/body';
+import { errorHandler } from './http/errors';
+import { Gateway } from './http/gateway';
+import { meRoutes } from './http/me.routes';
+import type { Clock } from './lib/clock';
+import { createLogger, type Logger } from './lib/log';
+import { AccountsService } from './services/accounts.service';
+import { IdempotencyService } from './services/idempotency.service';
+import { RateLimiter } from './services/ratelimit.service';
+import { UsageService } from './services/usage.service';
+import { AccountsStore } from './store/accounts.store';
+import type { Store } from './store/db';
+import { IdempotencyStore } from './store/idempotency.store';
+import { MetaStore } from './store/meta.store';
+import { UsageStore } from './store/usage.store';
+
+export const VERSION = '1.0.0';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  log?: Logger;
+  /** main.ts passes the gateway it is already serving with; tests get a fresh one. */
+  gateway?: Gateway;
+}
+
+export function createServices(store: Store, config: Config, clock: Clock) {
+  const meta = new MetaStore(store);
+  const accounts = new AccountsService(store, new AccountsStore(store), clock);
+  return {
+    meta,
+    accounts,
+    rateLimiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock),
+    usage: new UsageService(new UsageStore(store), clock),
+    idempotency: new IdempotencyService(new IdempotencyStore(store), clock),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+export function createApp(deps: AppDeps) {
+  const log = deps.log ?? createLogger(deps.config.logRequests);
+  const services = createServices(deps.store, deps.config, deps.clock);
+  const auth = authPlugin(services);
+
+  let elysia: AnyElysia;
+  elysia = new Elysia()
+    .use(errorHandler(log, () => elysia))
+    .use(jsonBody(deps.config.maxBodyBytes))
+    .use(
+      swagger({
+        path: '/swagger',
+        exclude: ['/swagger', '/swagger/json'],
+        documentation: {
+          info: { title: 'rowsmith', version: VERSION, description: 'Self-hosted table extraction service' },
+          components: {
+            securitySchemes: {
+              apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'API key authentication. Format: ApiKey {your_api_key}' },
+            },
+          },
+          security: [{ apiKey: [] }],
+        },
+      }),
+    )
+    .use(meRoutes(auth, services.accounts));
+  elysia.compile();
+
+  const gateway = deps.gateway ?? new Gateway(deps.config, log);
+  gateway.attach({ handle: (request) => elysia.handle(request) }, services.idempotency);
+  return { elysia, gateway, services, handle: gateway.fetch };
+}
+
+export type App = ReturnType<typeof createApp>;

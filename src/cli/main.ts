@@ -1,0 +1,188 @@
+#!/usr/bin/env bun
+/**
+ * The admin CLI: organizations, projects, API keys and backups, straight on the store (safe while
+ * the server runs: LMDB serialises writers across processes).
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config';
+import { systemClock } from '../lib/clock';
+import { AccountsService, KEY_ROLES } from '../services/accounts.service';
+import { monthOf } from '../services/usage.service';
+import { AccountsStore, type KeyRole } from '../store/accounts.store';
+import { openStore, type Store } from '../store/db';
+import { UsageStore } from '../store/usage.store';
+
+const USAGE = `Usage: rowsmith <command> [options]
+
+  org create <name> [--id ID] [--quota N]     create an organization (quota: requests per month)
+  org list                                    list organizations with this month's usage
+  org suspend <org_id>                        suspend: its keys get 403 org_suspended
+  org unsuspend <org_id>                      lift a suspension
+  org quota <org_id> <N|none>                 set or clear the monthly request quota
+  project create <org_id> <name> [--id ID]    create a project
+  project list [--org ORG_ID]                 list projects
+  key create --org ORG_ID [--name NAME] [--role admin|write|read]
+             [--projects P1,P2] [--expires-in 30d|12h|90m | --expires-at ISO]
+                                              create an API key (printed once)
+  key list [--org ORG_ID]                     list API keys (never their values)
+  key revoke <key_id>                         revoke an API key
+  backup <dir>                                consistent copy of the store into <dir>/data.mdb
+
+Options: --json prints machine-readable output. The store is DATA_DIR (default ./data).
+Exit codes: 0 done, 1 failed, 2 bad usage.`;
+
+class UsageError extends Error {}
+
+function parseDuration(text: string): number {
+  const match = text.match(/^(\d+)(m|h|d)$/);
+  if (!match) throw new UsageError(`--expires-in takes a number with m, h or d (for example 30d), got "${text}"`);
+  const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
+}
+
+function parseQuota(text: string | undefined): number | null {
+  if (text === undefined || text === 'none') return null;
+  if (!/^\d+$/.test(text)) throw new UsageError(`quota must be a whole number or "none", got "${text}"`);
+  return Number(text);
+}
+
+function table(rows: Array<Record<string, unknown>>): string {
+  if (rows.length === 0) return '(none)';
+  const cols = Object.keys(rows[0]!);
+  const cell = (v: unknown) => (v === null || v === undefined ? '-' : String(v));
+  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(cols), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join('\n');
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+async function run(argv: string[], store: () => Store): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      id: { type: 'string' },
+      quota: { type: 'string' },
+      org: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+      projects: { type: 'string' },
+      'expires-in': { type: 'string' },
+      'expires-at': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [group, action, ...rest] = positionals;
+  if (values.help || !group) {
+    console.log(USAGE);
+    if (!values.help) throw new UsageError('no command given');
+    return;
+  }
+  const out = (human: string, data: unknown) => console.log(values.json ? JSON.stringify(data, null, 2) : human);
+  const accounts = () => new AccountsService(store(), new AccountsStore(store()), systemClock);
+  const need = (value: string | undefined, what: string): string => {
+    if (!value) throw new UsageError(`missing ${what}`);
+    return value;
+  };
+
+  switch (`${group} ${group === 'backup' ? '' : (action ?? '')}`.trim()) {
+    case 'org create': {
+      const org = await accounts().createOrg({ name: need(action && rest[0], '<name>'), id: values.id, monthlyRequestQuota: parseQuota(values.quota) });
+      return out(`created organization ${org.id}`, org);
+    }
+    case 'org list': {
+      const usage = new UsageStore(store());
+      const month = monthOf(Date.now());
+      const orgs = accounts().listOrgs().map((o) => ({
+        id: o.id,
+        name: o.name,
+        suspended: o.suspended_at !== null,
+        quota: o.monthly_request_quota,
+        [`requests_${month}`]: usage.get(o.id, month),
+      }));
+      return out(table(orgs), orgs);
+    }
+    case 'org suspend':
+    case 'org unsuspend': {
+      const org = await accounts().setSuspended(need(rest[0], '<org_id>'), action === 'suspend');
+      return out(`${org.id} ${action === 'suspend' ? 'suspended' : 'reinstated'}`, org);
+    }
+    case 'org quota': {
+      const org = await accounts().setQuota(need(rest[0], '<org_id>'), parseQuota(need(rest[1], '<N|none>')));
+      return out(`${org.id} monthly quota: ${org.monthly_request_quota ?? 'none'}`, org);
+    }
+    case 'project create': {
+      const project = await accounts().createProject({ organizationId: need(rest[0], '<org_id>'), name: need(rest[1], '<name>'), id: values.id });
+      return out(`created project ${project.id}`, project);
+    }
+    case 'project list': {
+      const projects = accounts().listProjects(values.org).map((p) => ({ id: p.id, organization_id: p.organization_id, name: p.name, created_at: iso(p.created_at) }));
+      return out(table(projects), projects);
+    }
+    case 'key create': {
+      const role = (values.role ?? 'write') as KeyRole;
+      if (!KEY_ROLES.includes(role)) throw new UsageError(`--role must be one of ${KEY_ROLES.join(', ')}`);
+      if (values['expires-in'] && values['expires-at']) throw new UsageError('give --expires-in or --expires-at, not both');
+      let expiresAt: number | null = null;
+      if (values['expires-in']) expiresAt = Date.now() + parseDuration(values['expires-in']);
+      if (values['expires-at']) {
+        expiresAt = Date.parse(values['expires-at']);
+        if (Number.isNaN(expiresAt)) throw new UsageError(`--expires-at must be an ISO date, got "${values['expires-at']}"`);
+      }
+      const created = await accounts().createKey({
+        organizationId: need(values.org, '--org'),
+        name: values.name,
+        role,
+        projectIds: values.projects ? values.projects.split(',').map((s) => s.trim()).filter(Boolean) : null,
+        expiresAt,
+      });
+      const { hash: _hash, ...shown } = created.record;
+      return out(`created ${created.record.role} key ${created.record.id}; its value is shown only now:\n\n    ${created.secret}\n`, { ...shown, key: created.secret });
+    }
+    case 'key list': {
+      const keys = accounts().listKeys(values.org).map((k) => ({
+        id: k.id,
+        organization_id: k.organization_id,
+        name: k.name,
+        role: k.role,
+        prefix: k.prefix,
+        projects: k.project_ids?.join(',') ?? '*',
+        expires_at: iso(k.expires_at),
+        revoked_at: iso(k.revoked_at),
+      }));
+      return out(table(keys), keys);
+    }
+    case 'key revoke': {
+      const key = await accounts().revokeKey(need(rest[0], '<key_id>'));
+      return out(`revoked ${key.id}`, { id: key.id, revoked_at: key.revoked_at });
+    }
+    case 'backup': {
+      const file = await store().backup(need(action, '<dir>'));
+      return out(`backup written to ${file}`, { file });
+    }
+    default:
+      throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+  }
+}
+
+async function main(): Promise<number> {
+  let opened = null as Store | null;
+  try {
+    const config = loadConfig();
+    await run(process.argv.slice(2), () => (opened ??= openStore(config.dataDir)));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+      console.error(`rowsmith: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    console.error(`rowsmith: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await opened?.close();
+  }
+}
+
+process.exit(await main());

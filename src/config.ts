@@ -1,0 +1,67 @@
+/** Reads and validates the environment once; a bad value stops start-up with one line naming it. */
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  bootstrapKey: string | null;
+  /** Largest JSON request body, in bytes. */
+  maxBodyBytes: number;
+  /** Largest multipart (upload) request body, in bytes. */
+  maxUploadBytes: number;
+  /** Sustained requests per second per API key; 0 turns rate limiting off. */
+  rateLimitPerSecond: number;
+  /** Requests a key may make at once above the sustained rate. */
+  rateLimitBurst: number;
+  /** A request running longer than this gets 408 request_timeout. */
+  requestTimeoutMs: number;
+  /** How long shutdown waits for in-flight requests before closing the store. */
+  shutdownGraceMs: number;
+  /** One JSON line per request on stdout. */
+  logRequests: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+const MiB = 1024 * 1024;
+
+export function loadConfig(env: Env = process.env): Config {
+  const bootstrapKey = env.ROWSMITH_BOOTSTRAP_KEY?.trim() || null;
+  if (bootstrapKey !== null && !/^[\x21-\x7e]{16,256}$/.test(bootstrapKey)) {
+    throw new ConfigError('ROWSMITH_BOOTSTRAP_KEY must be 16 to 256 printable characters without spaces');
+  }
+  const host = env.HOST?.trim() || '0.0.0.0';
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host,
+    dataDir: resolve(env.DATA_DIR?.trim() || './data'),
+    bootstrapKey,
+    maxBodyBytes: int(env, 'ROWSMITH_MAX_BODY_BYTES', 10 * MiB, 1024, 1024 * MiB),
+    maxUploadBytes: int(env, 'ROWSMITH_MAX_UPLOAD_BYTES', 100 * MiB, 1024, 4096 * MiB),
+    rateLimitPerSecond: int(env, 'ROWSMITH_RATE_LIMIT_PER_SECOND', 200, 0, 1_000_000),
+    rateLimitBurst: int(env, 'ROWSMITH_RATE_LIMIT_BURST', 1000, 1, 10_000_000),
+    requestTimeoutMs: int(env, 'ROWSMITH_REQUEST_TIMEOUT_MS', 30_000, 10, 3_600_000),
+    shutdownGraceMs: int(env, 'ROWSMITH_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    logRequests: bool(env, 'ROWSMITH_LOG_REQUESTS', true),
+  };
+}

@@ -1,0 +1,64 @@
+/** Boots rowsmith: config, listen (503 until ready), store, bootstrap, app, jobs, graceful shutdown. */
+import { createApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { Gateway } from './http/gateway';
+import { scheduleMaintenance } from './jobs/maintenance';
+import { Scheduler } from './jobs/scheduler';
+import { systemClock } from './lib/clock';
+import { createLogger } from './lib/log';
+import { AccountsService } from './services/accounts.service';
+import { bootstrap } from './services/bootstrap.service';
+import { AccountsStore } from './store/accounts.store';
+import { openStore } from './store/db';
+import { MetaStore } from './store/meta.store';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`rowsmith: ${error.message}`);
+  process.exit(1);
+}
+
+const log = createLogger(config.logRequests);
+const clock = systemClock;
+const gateway = new Gateway(config, log);
+const server = Bun.serve({
+  port: config.port,
+  hostname: config.host,
+  // Our own checks answer first with the error envelope; this is only Bun's backstop.
+  maxRequestBodySize: Math.max(config.maxBodyBytes, config.maxUploadBytes) + 1024 * 1024,
+  fetch: gateway.fetch,
+});
+
+const store = openStore(config.dataDir);
+const boot = bootstrap(store, new MetaStore(store), new AccountsService(store, new AccountsStore(store), clock), clock, config.bootstrapKey);
+if (boot.created) {
+  console.log(
+    boot.keyFromEnv
+      ? 'rowsmith: first start: created org_default, proj_default and an admin key (the value of ROWSMITH_BOOTSTRAP_KEY)'
+      : `rowsmith: first start: created org_default, proj_default and this admin API key (shown once, keep it):\n\n    ${boot.key}\n`,
+  );
+}
+
+const app = createApp({ config, store, clock, log, gateway });
+const scheduler = new Scheduler(log);
+scheduleMaintenance(scheduler, app.services);
+console.log(`rowsmith: listening on http://${config.host}:${server.port} (data in ${config.dataDir})`);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`rowsmith: ${signal}: finishing in-flight requests`);
+  void server.stop(false);
+  await gateway.drain(config.shutdownGraceMs);
+  await scheduler.stop();
+  await app.services.usage.flush();
+  await store.close();
+  console.log('rowsmith: stopped');
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,196 @@
+/**
+ * Organizations, projects and API keys: creating them (CLI, bootstrap), and turning a presented key
+ * into a principal with the checks every /v1 request goes through.
+ */
+import type { Clock } from '../lib/clock';
+import { randomToken, sha256Hex } from '../lib/crypto';
+import { ApiError, notFound } from '../lib/errors';
+import { newId } from '../lib/ids';
+import type { AccountsStore, ApiKeyRecord, KeyRole, OrgRecord, ProjectRecord } from '../store/accounts.store';
+import type { Store } from '../store/db';
+
+export const KEY_ROLES: readonly KeyRole[] = ['admin', 'write', 'read'];
+
+export interface Principal {
+  key: ApiKeyRecord;
+  org: OrgRecord;
+}
+
+export interface CreatedKey {
+  record: ApiKeyRecord;
+  /** The key itself, shown once. */
+  secret: string;
+}
+
+export class AccountsService {
+  constructor(
+    private readonly store: Store,
+    private readonly accounts: AccountsStore,
+    private readonly clock: Clock,
+  ) {}
+
+  createOrg(input: { name: string; id?: string; monthlyRequestQuota?: number | null }): Promise<OrgRecord> {
+    const name = checkName(input.name, 'organization name');
+    const id = input.id ?? newId('org');
+    return this.store.transaction(() => {
+      if (this.accounts.getOrg(id)) throw new ApiError(400, 'invalid_input', `organization ${id} already exists`);
+      const now = this.clock.now();
+      const org: OrgRecord = {
+        id,
+        name,
+        suspended_at: null,
+        monthly_request_quota: input.monthlyRequestQuota ?? null,
+        created_at: now,
+        updated_at: now,
+      };
+      this.accounts.putOrg(org);
+      return org;
+    });
+  }
+
+  listOrgs(): OrgRecord[] {
+    return this.accounts.listOrgs();
+  }
+
+  getOrg(id: string): OrgRecord {
+    const org = this.accounts.getOrg(id);
+    if (!org) throw notFound(`organization ${id}`);
+    return org;
+  }
+
+  /** Suspends (or, with `false`, reinstates) an organization; its keys then get 403 org_suspended. */
+  setSuspended(id: string, suspended: boolean): Promise<OrgRecord> {
+    return this.updateOrg(id, (org) => ({ ...org, suspended_at: suspended ? (org.suspended_at ?? this.clock.now()) : null }));
+  }
+
+  setQuota(id: string, quota: number | null): Promise<OrgRecord> {
+    if (quota !== null && (!Number.isInteger(quota) || quota < 0)) {
+      throw new ApiError(400, 'invalid_input', 'quota must be a whole number >= 0, or none');
+    }
+    return this.updateOrg(id, (org) => ({ ...org, monthly_request_quota: quota }));
+  }
+
+  private updateOrg(id: string, change: (org: OrgRecord) => OrgRecord): Promise<OrgRecord> {
+    return this.store.transaction(() => {
+      const org = this.getOrg(id);
+      const next = { ...change(org), updated_at: this.clock.now() };
+      this.accounts.putOrg(next);
+      return next;
+    });
+  }
+
+  createProject(input: { organizationId: string; name: string; id?: string }): Promise<ProjectRecord> {
+    const name = checkName(input.name, 'project name');
+    const id = input.id ?? newId('proj');
+    return this.store.transaction(() => {
+      this.getOrg(input.organizationId);
+      if (this.accounts.getProject(id)) throw new ApiError(400, 'invalid_input', `project ${id} already exists`);
+      const now = this.clock.now();
+      const project: ProjectRecord = { id, organization_id: input.organizationId, name, created_at: now, updated_at: now };
+      this.accounts.putProject(project);
+      return project;
+    });
+  }
+
+  listProjects(organizationId?: string): ProjectRecord[] {
+    return this.accounts.listProjects(organizationId);
+  }
+
+  createKey(input: {
+    organizationId: string;
+    name?: string;
+    role?: KeyRole;
+    projectIds?: string[] | null;
+    expiresAt?: number | null;
+    /** A chosen key value (bootstrap); otherwise a random one is made. */
+    secret?: string;
+  }): Promise<CreatedKey> {
+    const role = input.role ?? 'write';
+    if (!KEY_ROLES.includes(role)) throw new ApiError(400, 'invalid_input', `role must be one of ${KEY_ROLES.join(', ')}`);
+    const secret = input.secret ?? `rsk_${randomToken(32)}`;
+    const now = this.clock.now();
+    if (input.expiresAt != null && input.expiresAt <= now) throw new ApiError(400, 'invalid_input', 'expiry must be in the future');
+    return this.store.transaction(() => {
+      this.getOrg(input.organizationId);
+      const projectIds = input.projectIds?.length ? [...new Set(input.projectIds)] : null;
+      for (const pid of projectIds ?? []) {
+        const project = this.accounts.getProject(pid);
+        if (!project || project.organization_id !== input.organizationId) {
+          throw new ApiError(400, 'invalid_input', `project ${pid} is not in organization ${input.organizationId}`);
+        }
+      }
+      const hash = sha256Hex(secret);
+      if (this.accounts.getKeyByHash(hash)) throw new ApiError(400, 'invalid_input', 'that key value is already in use');
+      const record: ApiKeyRecord = {
+        id: newId('key'),
+        organization_id: input.organizationId,
+        name: input.name?.trim() || 'API key',
+        role,
+        project_ids: projectIds,
+        hash,
+        prefix: secret.slice(0, 8),
+        created_at: now,
+        expires_at: input.expiresAt ?? null,
+        revoked_at: null,
+      };
+      this.accounts.putKey(record);
+      return { record, secret };
+    });
+  }
+
+  listKeys(organizationId?: string): ApiKeyRecord[] {
+    return this.accounts.listKeys(organizationId);
+  }
+
+  revokeKey(id: string): Promise<ApiKeyRecord> {
+    return this.store.transaction(() => {
+      const key = this.accounts.getKey(id);
+      if (!key) throw notFound(`key ${id}`);
+      const next = { ...key, revoked_at: key.revoked_at ?? this.clock.now() };
+      this.accounts.putKey(next);
+      return next;
+    });
+  }
+
+  /** Resolves a presented key; any key that cannot be used is the same 401, so nothing leaks. */
+  authenticate(secret: string | null): Principal {
+    const unauthorized = new ApiError(401, 'unauthorized', 'A valid API key is required: send "Authorization: ApiKey <key>"');
+    if (!secret) throw unauthorized;
+    const key = this.accounts.getKeyByHash(sha256Hex(secret));
+    if (!key || key.revoked_at !== null) throw unauthorized;
+    if (key.expires_at !== null && key.expires_at <= this.clock.now()) throw unauthorized;
+    const org = this.accounts.getOrg(key.organization_id);
+    if (!org) throw unauthorized;
+    if (org.suspended_at !== null) throw new ApiError(403, 'org_suspended', 'This organization is suspended');
+    return { key, org };
+  }
+
+  /**
+   * The access rules of a request: an organization or project outside the key is 404 (never
+   * revealing that it exists); a read key that writes is 403.
+   */
+  authorize(principal: Principal, target: { organizationId?: string; projectId?: string; write: boolean }): void {
+    if (target.organizationId !== undefined && target.organizationId !== principal.org.id) throw notFound('organization');
+    if (target.projectId !== undefined) {
+      const project = this.accounts.getProject(target.projectId);
+      const visible =
+        project !== undefined &&
+        project.organization_id === principal.org.id &&
+        (principal.key.project_ids === null || principal.key.project_ids.includes(project.id));
+      if (!visible) throw notFound('project');
+    }
+    if (target.write && principal.key.role === 'read') throw new ApiError(403, 'forbidden', 'This API key is read-only');
+  }
+
+  /** Projects the principal can see, for GET /v1/me. */
+  visibleProjects(principal: Principal): ProjectRecord[] {
+    const all = this.accounts.listProjects(principal.org.id);
+    return principal.key.project_ids === null ? all : all.filter((p) => principal.key.project_ids!.includes(p.id));
+  }
+}
+
+function checkName(name: string, what: string): string {
+  const trimmed = name?.trim() ?? '';
+  if (trimmed.length < 1 || trimmed.length > 128) throw new ApiError(400, 'invalid_input', `${what} must be 1 to 128 characters`);
+  return trimmed;
+}

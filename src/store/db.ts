@@ -1,0 +1,74 @@
+/**
+ * The LMDB environment under DATA_DIR/db: one environment, named sub-databases, ordered-binary keys
+ * and msgpackr values. Every multi-key change goes through `transaction`, so a crash never leaves
+ * one half of a change on disk.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+
+/** Every sub-database the service uses; adding one here is all a new store module needs. */
+const SUB_DATABASES = ['meta', 'orgs', 'projects', 'api_keys', 'api_key_hashes', 'usage', 'idempotency'] as const;
+
+export type SubDatabaseName = (typeof SUB_DATABASES)[number];
+
+export class Store {
+  readonly env: RootDatabase;
+  private readonly dbs = new Map<SubDatabaseName, Database<any, Key>>();
+
+  constructor(readonly dataDir: string) {
+    const path = join(dataDir, 'db');
+    mkdirSync(path, { recursive: true });
+    this.env = open({ path, maxDbs: 64, encoding: 'msgpack' });
+    for (const name of SUB_DATABASES) this.dbs.set(name, this.env.openDB({ name, encoding: 'msgpack' }));
+  }
+
+  db<V = any, K extends Key = Key>(name: SubDatabaseName): Database<V, K> {
+    return this.dbs.get(name) as Database<V, K>;
+  }
+
+  private inWrite = false;
+
+  /**
+   * Runs a synchronous read-modify-write in one write transaction; resolves once it is committed.
+   * Called from inside another transaction it joins that one (lmdb-js would otherwise queue a
+   * separate one), so services can compose their writes atomically.
+   */
+  transaction<T>(fn: () => T): Promise<T> {
+    if (this.inWrite) return Promise.resolve(fn());
+    return this.env.transaction(() => this.inside(fn));
+  }
+
+  /** Blocking variant for the rare callers (start-up, CLI) that must not yield. */
+  transactionSync<T>(fn: () => T): T {
+    if (this.inWrite) return fn();
+    return this.env.transactionSync(() => this.inside(fn));
+  }
+
+  private inside<T>(fn: () => T): T {
+    this.inWrite = true;
+    try {
+      return fn();
+    } finally {
+      this.inWrite = false;
+    }
+  }
+
+  /** A consistent copy of the whole environment, safe while other processes write. */
+  async backup(targetDir: string): Promise<string> {
+    const file = join(targetDir, 'data.mdb');
+    if (existsSync(file)) throw new Error(`${file} already exists; back up into an empty folder`);
+    mkdirSync(targetDir, { recursive: true });
+    // The environment has a folder of its own, so LMDB writes data.mdb inside the given folder.
+    await this.env.backup(targetDir, false);
+    return file;
+  }
+
+  async close(): Promise<void> {
+    await this.env.close();
+  }
+}
+
+export function openStore(dataDir: string): Store {
+  return new Store(dataDir);
+}

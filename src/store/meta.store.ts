@@ -1,0 +1,32 @@
+/** Small named values of the installation itself (bootstrap marker, server secret). */
+import { randomBytes } from 'node:crypto';
+import type { Store } from './db';
+
+export class MetaStore {
+  constructor(private readonly store: Store) {}
+
+  private get db() {
+    return this.store.db<unknown, string>('meta');
+  }
+
+  get<T>(name: string): T | undefined {
+    return this.db.get(name) as T | undefined;
+  }
+
+  put(name: string, value: unknown): void {
+    this.db.putSync(name, value);
+  }
+
+  /** The secret that signs cursors; made once, on first use, and kept in the store. */
+  serverSecret(): Buffer {
+    const existing = this.get<Uint8Array>('server_secret');
+    if (existing) return Buffer.from(existing);
+    return this.store.transactionSync(() => {
+      const again = this.get<Uint8Array>('server_secret');
+      if (again) return Buffer.from(again);
+      const secret = randomBytes(32);
+      this.put('server_secret', secret);
+      return secret;
+    });
+  }
+}

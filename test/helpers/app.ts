@@ -1,0 +1,78 @@
+/** An in-process rowsmith on a real LMDB in a temp folder, and a small client for it. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { systemClock, type Clock } from '../../src/lib/clock';
+import { bootstrap } from '../../src/services/bootstrap.service';
+import { openStore } from '../../src/store/db';
+
+export const ADMIN_KEY = 'rsk_test_admin_key_0123456789';
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export function tempDir(prefix = 'rowsmith-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ DATA_DIR: dataDir, ROWSMITH_LOG_REQUESTS: 'false' }), ...overrides };
+}
+
+export async function startApp(options: { config?: Partial<Config>; clock?: Clock; dataDir?: string } = {}) {
+  const dataDir = options.dataDir ?? tempDir();
+  const config = testConfig(dataDir, options.config);
+  const clock = options.clock ?? systemClock;
+  const store = openStore(dataDir);
+  const app = createApp({ config, store, clock });
+  bootstrap(store, app.services.meta, app.services.accounts, clock, ADMIN_KEY);
+
+  const request = async (
+    method: string,
+    path: string,
+    init: { body?: unknown; key?: string | null; headers?: Record<string, string>; raw?: BodyInit } = {},
+  ): Promise<Reply> => {
+    const headers: Record<string, string> = { ...init.headers };
+    const key = init.key === undefined ? ADMIN_KEY : init.key;
+    if (key !== null) headers.authorization ??= `ApiKey ${key}`;
+    let body: BodyInit | undefined = init.raw;
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, headers: response.headers, body: parsed };
+  };
+
+  const close = async () => {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  return { app, store, config, clock, dataDir, request, close, services: app.services };
+}
+
+export type TestApp = Awaited<ReturnType<typeof startApp>>;
+
+/** Asserts the error envelope of DESIGN.md and returns it. */
+export function expectError(reply: Reply, status: number, errorKey: string) {
+  const { expect } = require('bun:test') as typeof import('bun:test');
+  expect({ status: reply.status, error_key: reply.body?.error_key }).toEqual({ status, error_key: errorKey });
+  expect(reply.body).toMatchObject({ success: false, status, error_key: errorKey });
+  expect(typeof reply.body.status_key).toBe('string');
+  expect(typeof reply.body.message).toBe('string');
+  expect(typeof reply.body.fields).toBe('object');
+  return reply.body;
+}
