@@ -6,17 +6,23 @@ import { authPlugin } from './http/auth';
 import { jsonBody } from './http/body';
 import { errorHandler } from './http/errors';
 import { Gateway } from './http/gateway';
+import { columnsRoutes } from './http/columns.routes';
 import { meRoutes } from './http/me.routes';
+import { tablesRoutes } from './http/tables.routes';
 import type { Clock } from './lib/clock';
 import { createLogger, type Logger } from './lib/log';
+import { CursorCodec } from './query/cursor';
 import { AccountsService } from './services/accounts.service';
+import { ColumnsService } from './services/columns.service';
 import { IdempotencyService } from './services/idempotency.service';
 import { RateLimiter } from './services/ratelimit.service';
+import { TablesService } from './services/tables.service';
 import { UsageService } from './services/usage.service';
 import { AccountsStore } from './store/accounts.store';
 import type { Store } from './store/db';
 import { IdempotencyStore } from './store/idempotency.store';
 import { MetaStore } from './store/meta.store';
+import { TablesStore } from './store/tables.store';
 import { UsageStore } from './store/usage.store';
 
 export const VERSION = '1.0.0';
@@ -33,9 +39,13 @@ export interface AppDeps {
 export function createServices(store: Store, config: Config, clock: Clock) {
   const meta = new MetaStore(store);
   const accounts = new AccountsService(store, new AccountsStore(store), clock);
+  const cursors = new CursorCodec(meta.serverSecret());
+  const tables = new TablesService(store, new TablesStore(store), clock, cursors);
   return {
     meta,
     accounts,
+    tables,
+    columns: new ColumnsService(tables),
     rateLimiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock),
     usage: new UsageService(new UsageStore(store), clock),
     idempotency: new IdempotencyService(new IdempotencyStore(store), clock),
@@ -68,7 +78,9 @@ export function createApp(deps: AppDeps) {
         },
       }),
     )
-    .use(meRoutes(auth, services.accounts));
+    .use(meRoutes(auth, services.accounts))
+    .use(tablesRoutes(auth, services.tables))
+    .use(columnsRoutes(auth, services.columns));
   elysia.compile();
 
   const gateway = deps.gateway ?? new Gateway(deps.config, log);

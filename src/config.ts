@@ -20,6 +20,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** One JSON line per request on stdout. */
   logRequests: boolean;
+  /** How often deleted tables past their grace period and other expired data are purged. */
+  purgeIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -63,5 +65,6 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: int(env, 'ROWSMITH_REQUEST_TIMEOUT_MS', 30_000, 10, 3_600_000),
     shutdownGraceMs: int(env, 'ROWSMITH_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     logRequests: bool(env, 'ROWSMITH_LOG_REQUESTS', true),
+    purgeIntervalMs: int(env, 'ROWSMITH_PURGE_INTERVAL_MS', 10 * 60 * 1000, 100, 24 * 3_600_000),
   };
 }

@@ -44,7 +44,7 @@ if (boot.created) {
 
 const app = createApp({ config, store, clock, log, gateway });
 const scheduler = new Scheduler(log);
-scheduleMaintenance(scheduler, app.services);
+scheduleMaintenance(scheduler, app.services, config);
 console.log(`rowsmith: listening on http://${config.host}:${server.port} (data in ${config.dataDir})`);
 
 let stopping = false;

@@ -22,11 +22,13 @@ export function jsonPointerToPath(pointer: string, root: string): string {
 interface SchemaError {
   path: string;
   message: string;
+  schema?: { error?: unknown };
   errors?: Iterable<Iterable<{ message: string }>>;
 }
 
 /** A union's own message ("Expected union value") says nothing; say what each branch wanted. */
 function describe(error: SchemaError): string {
+  if (typeof error.schema?.error === 'string') return error.schema.error;
   if (!error.errors) return error.message;
   const firsts = [...error.errors].map((branch) => [...branch][0]?.message).filter((m): m is string => !!m);
   const plainType = /^Expected (string|number|integer|null|boolean|array|object)$/;
@@ -39,26 +41,37 @@ function describe(error: SchemaError): string {
 
 const ROOTS: Record<string, string> = { body: 'body', query: 'query', params: 'params', headers: 'headers' };
 
+type PropertySchema = { anyOf?: Array<{ type?: string }> } & Record<string, unknown>;
+
 /**
- * Elysia validates numeric query parameters one at a time and then forgets which one failed, so
- * such errors are checked again against the whole schema of the route to name the parameter.
+ * Elysia converts numeric query parameters one at a time and then forgets which one failed, so
+ * such errors are checked again, parameter by parameter, against the route's query schema.
  */
+function numericQueryProblems(app: AnyElysia, method: string, route: string, query: Record<string, unknown>): SchemaError[] {
+  const strip = (p: string) => p.replace(/\/+$/, '');
+  const schema = app.routes.find((r) => r.method === method && strip(r.path) === strip(route))?.hooks?.query as
+    | { properties?: Record<string, PropertySchema> }
+    | undefined;
+  const problems: SchemaError[] = [];
+  for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
+    const raw = query[name];
+    const numeric = prop.anyOf?.find((b) => b.type === 'integer' || b.type === 'number');
+    if (raw === undefined || !numeric) continue;
+    const first = [...Value.Errors(numeric as never, Number(raw))][0];
+    if (first) problems.push({ path: `/${name}`, message: first.message });
+  }
+  return problems;
+}
+
 function validationProblems(app: AnyElysia, error: ValidationError, method: string, route: string, query: unknown): FieldError[] {
-  let errors: SchemaError[] = error.all as SchemaError[];
+  let errors = error.all as SchemaError[];
   let part = error.type;
   if (part === 'property') {
-    const schema = app.routes.find((r) => r.method === method && r.path === route)?.hooks?.query;
-    if (schema) {
-      const converted = Value.Convert(schema, structuredClone(query));
-      errors = [...Value.Errors(schema, converted)] as SchemaError[];
-      part = 'query';
-    }
+    errors = numericQueryProblems(app, method, route, (query ?? {}) as Record<string, unknown>);
+    part = 'query';
   }
   const root = ROOTS[part] ?? part;
-  return errors.map((e) => {
-    const path = jsonPointerToPath(e.path, root);
-    return { path, message: describe(e), error_key: 'invalid' };
-  });
+  return errors.map((e) => ({ path: jsonPointerToPath(e.path, root), message: describe(e), error_key: 'invalid' }));
 }
 
 export function toApiError(app: AnyElysia, code: unknown, error: unknown, ctx: { method: string; route: string; query: unknown }): ApiError {

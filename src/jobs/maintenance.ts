@@ -1,8 +1,10 @@
-/** The periodic jobs of the foundation: persisting quota counts and dropping old idempotency records. */
+/** Periodic upkeep: persisting quota counts, dropping old idempotency records, purging deleted tables. */
 import type { Services } from '../app';
+import type { Config } from '../config';
 import type { Scheduler } from './scheduler';
 
-export function scheduleMaintenance(scheduler: Scheduler, services: Services): void {
+export function scheduleMaintenance(scheduler: Scheduler, services: Services, config: Config): void {
   scheduler.every('usage-flush', 2_000, () => services.usage.flush());
-  scheduler.every('idempotency-purge', 60 * 60 * 1000, () => services.idempotency.purgeExpired());
+  scheduler.every('idempotency-purge', config.purgeIntervalMs, () => services.idempotency.purgeExpired());
+  scheduler.every('tables-purge', config.purgeIntervalMs, () => services.tables.purgeDeleted());
 }

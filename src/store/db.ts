@@ -8,7 +8,19 @@ import { join } from 'node:path';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 
 /** Every sub-database the service uses; adding one here is all a new store module needs. */
-const SUB_DATABASES = ['meta', 'orgs', 'projects', 'api_keys', 'api_key_hashes', 'usage', 'idempotency'] as const;
+const SUB_DATABASES = [
+  'meta',
+  'orgs',
+  'projects',
+  'api_keys',
+  'api_key_hashes',
+  'usage',
+  'idempotency',
+  'tables',
+  'project_tables',
+  'table_slugs',
+  'deleted_tables',
+] as const;
 
 export type SubDatabaseName = (typeof SUB_DATABASES)[number];
 

@@ -10,6 +10,8 @@ import { openStore } from '../../src/store/db';
 
 export const ADMIN_KEY = 'rsk_test_admin_key_0123456789';
 
+type RawBody = string | Uint8Array | ReadableStream | FormData | Blob;
+
 export interface Reply {
   status: number;
   headers: Headers;
@@ -35,12 +37,12 @@ export async function startApp(options: { config?: Partial<Config>; clock?: Cloc
   const request = async (
     method: string,
     path: string,
-    init: { body?: unknown; key?: string | null; headers?: Record<string, string>; raw?: BodyInit } = {},
+    init: { body?: unknown; key?: string | null; headers?: Record<string, string>; raw?: RawBody } = {},
   ): Promise<Reply> => {
     const headers: Record<string, string> = { ...init.headers };
     const key = init.key === undefined ? ADMIN_KEY : init.key;
     if (key !== null) headers.authorization ??= `ApiKey ${key}`;
-    let body: BodyInit | undefined = init.raw;
+    let body: RawBody | undefined = init.raw;
     if (init.body !== undefined) {
       body = JSON.stringify(init.body);
       headers['content-type'] ??= 'application/json';

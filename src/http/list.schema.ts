@@ -1,0 +1,20 @@
+/** The query parameters every list takes, defined once. */
+import { t } from 'elysia';
+
+export const ListQuery = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page, 1 to 100.' })),
+  page: t.Optional(t.Integer({ minimum: 1, description: '1-based page for offset paging; ignored when cursor is sent.' })),
+  cursor: t.Optional(t.String({ description: 'nextCursor of the previous page, with the same order, filter and q.' })),
+  order: t.Optional(t.String({ maxLength: 256, description: 'Up to 3 keys: field[.asc|.desc][.nullsfirst|.nullslast], comma-separated.' })),
+  filter: t.Optional(t.String({ maxLength: 8192, description: 'PostgREST-style: field.op.value, `,` as AND, or(...) and and(...).' })),
+  q: t.Optional(t.String({ maxLength: 200, description: 'Free-text search; every whitespace-separated term must match.' })),
+  select: t.Optional(t.String({ maxLength: 500, description: 'Comma-separated fields to return.' })),
+});
+
+export const ListEnvelopeFields = {
+  count: t.Integer({ minimum: 0 }),
+  hasMore: t.Boolean(),
+  limit: t.Integer({ minimum: 1 }),
+  nextCursor: t.Nullable(t.String()),
+  page: t.Nullable(t.Integer({ minimum: 1 })),
+};

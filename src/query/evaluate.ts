@@ -1,0 +1,119 @@
+/**
+ * Plain evaluation of filters and orderings on values. Lists small enough to hold in memory use it
+ * directly; indexed row queries use it for the conditions their index does not answer.
+ */
+import type { OrderKey } from './order';
+import type { FilterNode, Scalar } from './filter';
+
+export type Getter<T> = (item: T, field: string) => unknown;
+
+function isNull(v: unknown): boolean {
+  return v === null || v === undefined;
+}
+
+/** `*` is the wildcard; everything else is literal. `ilike` folds ASCII case only. */
+export function likeToRegExp(pattern: string, ignoreCase: boolean): RegExp {
+  const body = pattern
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[\\s\\S]*');
+  return new RegExp(`^${body}$`, ignoreCase ? 'i' : '');
+}
+
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+function sameType(a: unknown, b: unknown): boolean {
+  return typeof a === typeof b;
+}
+
+export function compileFilter<T>(node: FilterNode | null, get: Getter<T>): (item: T) => boolean {
+  if (!node) return () => true;
+  if (node.kind !== 'cond') {
+    const parts = node.children.map((c) => compileFilter(c, get));
+    return node.kind === 'and' ? (item) => parts.every((p) => p(item)) : (item) => parts.some((p) => p(item));
+  }
+  const { field, op, value } = node;
+  switch (op) {
+    case 'is':
+      return value === null ? (item) => isNull(get(item, field)) : (item) => !isNull(get(item, field));
+    case 'eq':
+      return (item) => get(item, field) === value;
+    case 'ne':
+    case 'neq':
+      // As in SQL, a null is neither equal nor unequal to anything.
+      return (item) => {
+        const v = get(item, field);
+        return !isNull(v) && v !== value;
+      };
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return (item) => {
+        const v = get(item, field) as Scalar;
+        if (isNull(v) || !sameType(v, value)) return false;
+        const c = v < (value as Scalar) ? -1 : v > (value as Scalar) ? 1 : 0;
+        return op === 'gt' ? c > 0 : op === 'gte' ? c >= 0 : op === 'lt' ? c < 0 : c <= 0;
+      };
+    case 'in':
+    case 'nin': {
+      const set = new Set(value as Scalar[]);
+      return (item) => {
+        const v = get(item, field) as Scalar;
+        return !isNull(v) && set.has(v) === (op === 'in');
+      };
+    }
+    case 'like':
+    case 'ilike': {
+      const ignoreCase = op === 'ilike';
+      const re = likeToRegExp(ignoreCase ? asciiLower(value as string) : (value as string), false);
+      return (item) => {
+        const v = get(item, field);
+        return typeof v === 'string' && re.test(ignoreCase ? asciiLower(v) : v);
+      };
+    }
+    case 'contains':
+      return (item) => {
+        const v = get(item, field);
+        if (Array.isArray(v)) return v.some((e) => String(e) === value);
+        return typeof v === 'string' && v.includes(value as string);
+      };
+    default:
+      throw new Error(`unhandled operator ${op satisfies never}`);
+  }
+}
+
+/** null < booleans < numbers < strings, the order LMDB's key encoding gives, so both agree. */
+function rank(v: unknown): number {
+  return typeof v === 'boolean' ? 1 : typeof v === 'number' ? 2 : 3;
+}
+
+export function compareValues(a: unknown, b: unknown): number {
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== rb) return ra - rb;
+  if (typeof a === 'string' || typeof a === 'number' || typeof a === 'boolean') {
+    return a < (b as typeof a) ? -1 : a > (b as typeof a) ? 1 : 0;
+  }
+  return 0;
+}
+
+/** Compares by the order keys, then by id in the direction of the last key. */
+export function compareBy(keys: OrderKey[], aValues: unknown[], aId: string, bValues: unknown[], bId: string): number {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const a = aValues[i];
+    const b = bValues[i];
+    const an = isNull(a);
+    const bn = isNull(b);
+    if (an || bn) {
+      if (an && bn) continue;
+      return an === key.nullsFirst ? -1 : 1;
+    }
+    const c = compareValues(a, b);
+    if (c !== 0) return key.desc ? -c : c;
+  }
+  const last = keys[keys.length - 1];
+  const c = aId < bId ? -1 : aId > bId ? 1 : 0;
+  return last?.desc ? -c : c;
+}

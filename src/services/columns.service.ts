@@ -1,0 +1,101 @@
+/** The rules of column changes: add, reorder, update and remove, each under the table's lock. */
+import { ApiError, invalidInput } from '../lib/errors';
+import type { Column, TableRecord } from '../store/tables.store';
+import { normalizeColumn, type ColumnInput } from './columns.rules';
+import { isSearchable } from './row-fields';
+import type { TablesService } from './tables.service';
+
+export type AddColumnInput = ColumnInput;
+export type UpdateColumnInput = Partial<Pick<Column, 'name' | 'type' | 'required' | 'searchable' | 'description' | 'instruction' | 'options'>>;
+
+/** An id for a column added without one: its name in snake case, made unique. */
+export function columnIdFrom(name: string, taken: Set<string>): string {
+  const base =
+    name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 32) || 'column';
+  const safe = ['id', 'created_at', 'updated_at', 'batch_id', 'confidence'].includes(base) ? `${base}_col` : base;
+  if (!taken.has(safe)) return safe;
+  for (let n = 2; ; n++) if (!taken.has(`${safe}_${n}`)) return `${safe}_${n}`;
+}
+
+function columnNotFound(id: string): ApiError {
+  return new ApiError(404, 'column_not_found', `Column ${id} not found in this table`);
+}
+
+function searchSet(columns: Column[]): string {
+  return columns.filter(isSearchable).map((c) => c.id).sort().join(',');
+}
+
+export class ColumnsService {
+  constructor(private readonly tables: TablesService) {}
+
+  add(projectId: string, tableId: string, input: AddColumnInput, ifMatch: string | null): Promise<TableRecord> {
+    return this.tables.changeColumns(projectId, tableId, ifMatch, (table) => {
+      const id = input.id ?? columnIdFrom(input.name, new Set(table.columns_json.map((c) => c.id)));
+      const column = normalizeColumn({ ...input, id });
+      const columns = [...table.columns_json, column];
+      const last = columns.length - 1;
+      return {
+        columns,
+        searchChanged: isSearchable(column),
+        pathOf: (i) => (i === last ? '' : `columns_json[${i}]`),
+      };
+    });
+  }
+
+  /** `order` is the full list of column ids in their new order. */
+  reorder(projectId: string, tableId: string, order: string[], ifMatch: string | null): Promise<TableRecord> {
+    return this.tables.changeColumns(projectId, tableId, ifMatch, (table) => {
+      const byId = new Map(table.columns_json.map((c) => [c.id, c]));
+      const unknown = order.find((id) => !byId.has(id));
+      if (unknown !== undefined) throw columnNotFound(unknown);
+      const seen = new Set<string>();
+      order.forEach((id, i) => {
+        if (seen.has(id)) throw invalidInput(`order[${i}]: "${id}" is listed twice`, [{ path: `order[${i}]`, message: `"${id}" is listed twice`, error_key: 'duplicate' }]);
+        seen.add(id);
+      });
+      const missing = table.columns_json.filter((c) => !seen.has(c.id)).map((c) => c.id);
+      if (missing.length) {
+        throw invalidInput(`order must list every column; missing: ${missing.join(', ')}`, [
+          { path: 'order', message: `missing: ${missing.join(', ')}`, error_key: 'incomplete' },
+        ]);
+      }
+      return { columns: order.map((id) => byId.get(id)!), searchChanged: false };
+    });
+  }
+
+  update(projectId: string, tableId: string, columnId: string, input: UpdateColumnInput, ifMatch: string | null): Promise<TableRecord> {
+    return this.tables.changeColumns(projectId, tableId, ifMatch, (table) => {
+      const index = table.columns_json.findIndex((c) => c.id === columnId);
+      if (index < 0) throw columnNotFound(columnId);
+      const current = table.columns_json[index]!;
+      const merged = normalizeColumn({ ...current, ...stripUndefined(input), id: current.id });
+      const columns = table.columns_json.map((c, i) => (i === index ? merged : c));
+      return {
+        columns,
+        searchChanged: searchSet(columns) !== searchSet(table.columns_json),
+        pathOf: (i) => (i === index ? '' : `columns_json[${i}]`),
+      };
+    });
+  }
+
+  remove(projectId: string, tableId: string, columnId: string, ifMatch: string | null): Promise<TableRecord> {
+    return this.tables.changeColumns(projectId, tableId, ifMatch, (table) => {
+      const column = table.columns_json.find((c) => c.id === columnId);
+      if (!column) throw columnNotFound(columnId);
+      if (table.columns_json.length === 1) {
+        throw invalidInput('A table keeps at least one column', [{ path: 'columns_json', message: 'a table has 1 to 100 columns' }]);
+      }
+      return { columns: table.columns_json.filter((c) => c.id !== columnId), searchChanged: isSearchable(column) };
+    });
+  }
+}
+
+function stripUndefined<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

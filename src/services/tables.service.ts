@@ -1,0 +1,276 @@
+/** The rules of tables: create, read, list, update, soft delete, restore, duplicate and purge. */
+import type { Clock } from '../lib/clock';
+import { ApiError, fieldError } from '../lib/errors';
+import { newId } from '../lib/ids';
+import { SLUG_PATTERN, slugify, uniqueSlug } from '../lib/slug';
+import type { CursorCodec } from '../query/cursor';
+import type { ListSpec } from '../query/fields';
+import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
+import type { Store } from '../store/db';
+import type { Column, InsertMode, Strictness, TableRecord, TablesStore } from '../store/tables.store';
+import { checkColumns, checkDefaultSort, normalizeColumn, resolveMergeColumns, type ColumnInput } from './columns.rules';
+
+/** How long a deleted table can be restored. */
+export const DELETE_GRACE_MS = 72 * 60 * 60 * 1000;
+
+export const TABLE_LIST: ListSpec = {
+  resource: 'tables',
+  fields: {
+    created_at: { type: 'number', sortable: true, filterable: true },
+    name: { type: 'string', sortable: true, filterable: true },
+    row_count: { type: 'number', sortable: true, filterable: true },
+    last_used_at: { type: 'number', sortable: true },
+    updated_at: { type: 'number', sortable: true },
+    id: { type: 'string', filterable: true },
+    slug: { type: 'string', filterable: true },
+  },
+  searchable: ['name'],
+  selectable: [
+    'id', 'project_id', 'name', 'slug', 'columns_json', 'instruction', 'strictness', 'insert_mode', 'merge_columns_json',
+    'default_sort', 'row_count', 'usage_count', 'data_version', 'fts_version', 'last_used_at', 'created_at', 'updated_at', 'deleted_at',
+  ],
+};
+
+export type Table = Omit<TableRecord, 'revision'>;
+
+export interface CreateTableInput {
+  name: string;
+  columns_json: Array<ColumnInput & { id: string }>;
+  insert_mode?: InsertMode;
+  strictness?: Strictness;
+  instruction?: string | null;
+  merge_columns_json?: string[] | null;
+  default_sort?: string | null;
+}
+
+export interface UpdateTableInput {
+  name?: string;
+  slug?: string;
+  insert_mode?: InsertMode;
+  strictness?: Strictness;
+  instruction?: string | null;
+  merge_columns_json?: string[] | null;
+  default_sort?: string | null;
+}
+
+export function toTable(record: TableRecord): Table {
+  const { revision: _revision, ...table } = record;
+  return table;
+}
+
+export function etagOf(record: TableRecord): string {
+  return `"${record.id}.${record.revision}"`;
+}
+
+function checkSlug(slug: string): string {
+  if (!SLUG_PATTERN.test(slug) || slug.length > 50) {
+    throw fieldError('slug', 'must be 1 to 50 lowercase letters, digits and single dashes, such as "invoices-2024"');
+  }
+  return slug;
+}
+
+function slugTaken(): ApiError {
+  return new ApiError(409, 'table_project_id_duplicate', 'Another table of this project already has that slug', {
+    slug: [{ error_key: 'duplicate', message: 'already used by another table of this project', path: 'slug' }],
+  });
+}
+
+export class TablesService {
+  constructor(
+    private readonly store: Store,
+    private readonly tables: TablesStore,
+    private readonly clock: Clock,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /** The active table, or 404 table_not_found (also for soft-deleted and other projects' tables). */
+  requireActive(projectId: string, tableId: string): TableRecord {
+    const table = this.tables.get(tableId);
+    if (!table || table.project_id !== projectId || table.deleted_at !== null) {
+      throw new ApiError(404, 'table_not_found', `Table ${tableId} not found`);
+    }
+    return table;
+  }
+
+  get(projectId: string, tableId: string): TableRecord {
+    return this.requireActive(projectId, tableId);
+  }
+
+  list(projectId: string, params: ListParams) {
+    const query = parseListQuery(TABLE_LIST, params, this.cursors);
+    const active = this.tables.listProject(projectId).filter((t) => t.deleted_at === null);
+    const page = listInMemory(active, TABLE_LIST, query, { get: (t, f) => t[f as keyof TableRecord], id: (t) => t.id }, this.cursors);
+    return envelope('tables', query, { ...page, items: page.items.map(toTable) });
+  }
+
+  create(projectId: string, input: CreateTableInput): Promise<TableRecord> {
+    const columns = input.columns_json.map(normalizeColumn);
+    checkColumns(columns);
+    const merge = resolveMergeColumns(input.merge_columns_json, columns);
+    const defaultSort = checkDefaultSort(input.default_sort, columns);
+    return this.store.transaction(() => {
+      const now = this.clock.now();
+      const table: TableRecord = {
+        id: newId('tbl', now),
+        project_id: projectId,
+        name: input.name.trim(),
+        slug: uniqueSlug(slugify(input.name), (s) => this.tables.slugOwner(projectId, s) !== undefined),
+        columns_json: columns,
+        instruction: input.instruction ?? null,
+        strictness: input.strictness ?? 'balanced',
+        insert_mode: input.insert_mode ?? 'append',
+        merge_columns_json: merge,
+        default_sort: defaultSort,
+        row_count: 0,
+        usage_count: 0,
+        data_version: 0,
+        fts_version: 0,
+        last_used_at: null,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+        revision: 1,
+      };
+      this.tables.put(table);
+      return table;
+    });
+  }
+
+  update(projectId: string, tableId: string, input: UpdateTableInput): Promise<TableRecord> {
+    if (input.slug !== undefined) checkSlug(input.slug);
+    if (input.name !== undefined && input.name.trim() === '') throw fieldError('name', 'must not be blank');
+    return this.store.transaction(() => {
+      const table = this.requireActive(projectId, tableId);
+      const next: TableRecord = { ...table };
+      if (input.name !== undefined) next.name = input.name.trim();
+      if (input.slug !== undefined && input.slug !== table.slug) {
+        if (this.tables.slugOwner(projectId, input.slug) !== undefined) throw slugTaken();
+        next.slug = input.slug;
+      }
+      if (input.insert_mode !== undefined) next.insert_mode = input.insert_mode;
+      if (input.strictness !== undefined) next.strictness = input.strictness;
+      if (input.instruction !== undefined) next.instruction = input.instruction;
+      if (input.merge_columns_json !== undefined) next.merge_columns_json = resolveMergeColumns(input.merge_columns_json, table.columns_json);
+      if (input.default_sort !== undefined) next.default_sort = checkDefaultSort(input.default_sort, table.columns_json);
+      if (JSON.stringify(next) === JSON.stringify(table)) return table;
+      next.updated_at = this.clock.now();
+      next.revision = table.revision + 1;
+      this.tables.put(next, table);
+      return next;
+    });
+  }
+
+  /** Soft delete: the table disappears everywhere but restore, and gives up its slug. */
+  remove(projectId: string, tableId: string): Promise<{ id: string }> {
+    return this.store.transaction(() => {
+      const table = this.requireActive(projectId, tableId);
+      const now = this.clock.now();
+      this.tables.put({ ...table, deleted_at: now, updated_at: now, revision: table.revision + 1 }, table);
+      return { id: table.id };
+    });
+  }
+
+  restore(projectId: string, tableId: string, slug?: string): Promise<TableRecord> {
+    if (slug !== undefined) checkSlug(slug);
+    return this.store.transaction(() => {
+      const table = this.tables.get(tableId);
+      if (!table || table.project_id !== projectId) throw new ApiError(404, 'table_not_found', `Table ${tableId} not found`);
+      const wanted = slug ?? table.slug;
+      const owner = this.tables.slugOwner(projectId, wanted);
+      if (owner !== undefined && owner !== table.id) throw slugTaken();
+      if (table.deleted_at === null && wanted === table.slug) return table;
+      const next: TableRecord = { ...table, slug: wanted, deleted_at: null, updated_at: this.clock.now(), revision: table.revision + 1 };
+      this.tables.put(next, table);
+      return next;
+    });
+  }
+
+  /** A new table with the same structure and settings, and no rows. */
+  duplicate(projectId: string, tableId: string, input: { name: string; slug: string }): Promise<TableRecord> {
+    checkSlug(input.slug);
+    if (input.name.trim() === '') throw fieldError('name', 'must not be blank');
+    return this.store.transaction(() => {
+      const source = this.requireActive(projectId, tableId);
+      if (this.tables.slugOwner(projectId, input.slug) !== undefined) throw slugTaken();
+      const now = this.clock.now();
+      const copy: TableRecord = {
+        ...source,
+        id: newId('tbl', now),
+        name: input.name.trim(),
+        slug: input.slug,
+        columns_json: structuredClone(source.columns_json),
+        row_count: 0,
+        usage_count: 0,
+        data_version: 0,
+        fts_version: 0,
+        last_used_at: null,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+        revision: 1,
+      };
+      this.tables.put(copy);
+      return copy;
+    });
+  }
+
+  /** Changes a table's columns under the optimistic lock; `change` returns the new column list. */
+  changeColumns(
+    projectId: string,
+    tableId: string,
+    ifMatch: string | null,
+    change: (table: TableRecord) => { columns: Column[]; searchChanged: boolean; pathOf?: (i: number) => string },
+  ): Promise<TableRecord> {
+    return this.store.transaction(() => {
+      const table = this.requireActive(projectId, tableId);
+      checkIfMatch(ifMatch, table);
+      const { columns, searchChanged, pathOf } = change(table);
+      checkColumns(columns, pathOf);
+      const ids = new Set(columns.map((c) => c.id));
+      const merge = table.merge_columns_json?.filter((id) => ids.has(id)) ?? null;
+      let defaultSort = table.default_sort;
+      try {
+        defaultSort = checkDefaultSort(defaultSort, columns);
+      } catch {
+        // The column it sorted by is gone; rows fall back to the list's own default order.
+        defaultSort = null;
+      }
+      const next: TableRecord = {
+        ...table,
+        columns_json: columns,
+        merge_columns_json: merge?.length ? merge : null,
+        default_sort: defaultSort,
+        data_version: table.data_version + 1,
+        fts_version: table.fts_version + (searchChanged ? 1 : 0),
+        updated_at: this.clock.now(),
+        revision: table.revision + 1,
+      };
+      this.tables.put(next, table);
+      return next;
+    });
+  }
+
+  /** Removes tables deleted more than 72 hours ago; returns their ids. */
+  async purgeDeleted(): Promise<string[]> {
+    const cutoff = this.clock.now() - DELETE_GRACE_MS;
+    return this.store.transaction(() => {
+      const purged: string[] = [];
+      for (const id of this.tables.deletedBefore(cutoff)) {
+        const table = this.tables.get(id);
+        if (!table || table.deleted_at === null || table.deleted_at > cutoff) continue;
+        this.tables.remove(table);
+        purged.push(id);
+      }
+      return purged;
+    });
+  }
+}
+
+/** `If-Match` must name the table's current ETag (or `*`); a stale one is 409. */
+export function checkIfMatch(ifMatch: string | null, table: TableRecord): void {
+  if (ifMatch === null) return;
+  const current = etagOf(table);
+  const tags = ifMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  if (tags.includes('*') || tags.includes(current)) return;
+  throw new ApiError(409, 'optimistic_lock_conflict', 'The table changed since you read it; fetch it again and retry', {}, { ETag: current });
+}

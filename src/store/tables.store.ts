@@ -1,0 +1,108 @@
+/**
+ * Tables and their indexes: by project (listing), by slug among active tables (uniqueness), and by
+ * deletion time (the purge). Callers change a table and its index entries in one transaction.
+ */
+import type { Store } from './db';
+
+export type ColumnType = 'array' | 'boolean' | 'currency' | 'date' | 'email' | 'enum' | 'multi_select' | 'number' | 'string' | 'text' | 'url';
+export type Strictness = 'strict' | 'balanced' | 'flexible';
+export type InsertMode = 'append' | 'dedup' | 'merge' | 'replace';
+
+export interface Column {
+  id: string;
+  name: string;
+  type: ColumnType;
+  required: boolean;
+  currency_code?: string;
+  default?: unknown;
+  description?: string | null;
+  instruction?: string | null;
+  options?: string[];
+  searchable?: boolean;
+}
+
+export interface TableRecord {
+  id: string;
+  project_id: string;
+  name: string;
+  slug: string;
+  columns_json: Column[];
+  instruction: string | null;
+  strictness: Strictness;
+  insert_mode: InsertMode;
+  merge_columns_json: string[] | null;
+  default_sort: string | null;
+  row_count: number;
+  usage_count: number;
+  data_version: number;
+  fts_version: number;
+  last_used_at: number | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+  /** Counts definition changes; the ETag is made from it. Never sent to clients. */
+  revision: number;
+}
+
+export class TablesStore {
+  constructor(private readonly store: Store) {}
+
+  private get tables() {
+    return this.store.db<TableRecord, string>('tables');
+  }
+  private get byProject() {
+    return this.store.db<true, [string, string]>('project_tables');
+  }
+  private get slugs() {
+    return this.store.db<string, [string, string]>('table_slugs');
+  }
+  private get deleted() {
+    return this.store.db<true, [number, string]>('deleted_tables');
+  }
+
+  get(id: string): TableRecord | undefined {
+    return this.tables.get(id);
+  }
+
+  /** The active table of a project holding `slug`, if any. */
+  slugOwner(projectId: string, slug: string): string | undefined {
+    return this.slugs.get([projectId, slug]);
+  }
+
+  listProject(projectId: string): TableRecord[] {
+    const out: TableRecord[] = [];
+    for (const { key } of this.byProject.getRange({ start: [projectId], end: [projectId, '\uffff'] })) {
+      const table = this.tables.get(key[1]);
+      if (table) out.push(table);
+    }
+    return out;
+  }
+
+  /**
+   * Writes a table and moves its index entries from `previous` (if any). Call inside a transaction.
+   */
+  put(table: TableRecord, previous?: TableRecord): void {
+    if (previous) {
+      if (previous.deleted_at === null) this.slugs.removeSync([previous.project_id, previous.slug]);
+      else this.deleted.removeSync([previous.deleted_at, previous.id]);
+    } else {
+      this.byProject.putSync([table.project_id, table.id], true);
+    }
+    if (table.deleted_at === null) this.slugs.putSync([table.project_id, table.slug], table.id);
+    else this.deleted.putSync([table.deleted_at, table.id], true);
+    this.tables.putSync(table.id, table);
+  }
+
+  /** Ids of tables soft-deleted at or before `cutoff`. */
+  deletedBefore(cutoff: number): string[] {
+    return [...this.deleted.getRange({ start: [0], end: [cutoff, '\uffff'] }).map(({ key }) => key[1])];
+  }
+
+  /** Removes a table and its index entries. Call inside a transaction. */
+  remove(table: TableRecord): void {
+    this.byProject.removeSync([table.project_id, table.id]);
+    if (table.deleted_at === null) this.slugs.removeSync([table.project_id, table.slug]);
+    else this.deleted.removeSync([table.deleted_at, table.id]);
+    this.tables.removeSync(table.id);
+  }
+}
