@@ -29,19 +29,19 @@ class Parser {
   }
 
   parse(): FilterNode {
-    const node = this.list(0);
+    const children = this.list(0);
     if (this.pos < this.text.length) this.fail(`unexpected "${this.text[this.pos]}"`);
-    return node;
+    return children.length === 1 ? children[0]! : { kind: 'and', children };
   }
 
   /** A comma-separated run of conditions and groups, up to the end or a closing parenthesis. */
-  private list(depth: number): FilterNode {
+  private list(depth: number): FilterNode[] {
     const children: FilterNode[] = [this.item(depth)];
     while (this.text[this.pos] === ',') {
       this.pos++;
       children.push(this.item(depth));
     }
-    return children.length === 1 ? children[0]! : { kind: 'and', children };
+    return children;
   }
 
   private item(depth: number): FilterNode {
@@ -50,10 +50,9 @@ class Parser {
       if (depth + 1 > LIMITS.depth) this.fail(`groups nest at most ${LIMITS.depth} deep`);
       this.pos += group[0].length;
       if (this.text[this.pos] === ')') this.fail(`${group[1]}() needs at least one condition`);
-      const inner = this.list(depth + 1);
+      const children = this.list(depth + 1);
       if (this.text[this.pos] !== ')') this.fail(`${group[1]}( is not closed`);
       this.pos++;
-      const children = inner.kind === 'and' && group[1] === 'or' ? inner.children : [inner];
       return { kind: group[1] as 'or' | 'and', children };
     }
     return this.condition();

@@ -1,0 +1,94 @@
+/** The server as a user runs it: first start, restart, bad configuration, graceful shutdown. */
+import { afterAll, describe, expect, test } from 'bun:test';
+import { rmSync } from 'node:fs';
+import { tempDir } from '../helpers/app';
+import { startServer } from '../helpers/process';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const freshDir = () => {
+  const dir = tempDir('rowsmith-proc-');
+  dirs.push(dir);
+  return dir;
+};
+
+describe('start-up', () => {
+  test('the first start creates the default organization, project and a printed admin key, once', async () => {
+    const dataDir = freshDir();
+    const first = await startServer({ DATA_DIR: dataDir });
+    const key = first.output().match(/(rsk_[A-Za-z0-9_-]{20,})/)?.[1];
+    expect(key).toBeDefined();
+    const me = await fetch(`${first.url}/v1/me`, { headers: { authorization: `ApiKey ${key}` } });
+    expect(me.status).toBe(200);
+    expect((await me.json()).projects).toEqual([expect.objectContaining({ id: 'proj_default' })]);
+    expect(await first.stop()).toBe(0);
+
+    const second = await startServer({ DATA_DIR: dataDir });
+    expect(second.output()).not.toContain('first start');
+    expect(second.output()).not.toMatch(/rsk_/);
+    const again = await fetch(`${second.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+    expect(again.status).toBe(200);
+    expect(await second.stop()).toBe(0);
+  });
+
+  test('ROWSMITH_BOOTSTRAP_KEY becomes the admin key and is not printed', async () => {
+    const key = 'my-chosen-bootstrap-key-123';
+    const server = await startServer({ DATA_DIR: freshDir(), ROWSMITH_BOOTSTRAP_KEY: key });
+    try {
+      expect(server.output()).not.toContain(key);
+      const me = await fetch(`${server.url}/v1/me`, { headers: { authorization: `ApiKey ${key}` } });
+      expect((await me.json()).key.role).toBe('admin');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('a bad setting stops the process with one line naming the variable', async () => {
+    for (const [name, value] of [['PORT', 'abc'], ['ROWSMITH_RATE_LIMIT_PER_SECOND', '-1'], ['ROWSMITH_LOG_REQUESTS', 'maybe']] as const) {
+      const proc = Bun.spawn([process.execPath, 'src/main.ts'], {
+        env: { ...process.env, DATA_DIR: freshDir(), [name]: value },
+        stdout: 'pipe',
+        stderr: 'pipe',
+      });
+      const code = await proc.exited;
+      const stderr = (await new Response(proc.stderr).text()).trim();
+      expect(code).toBe(1);
+      expect(stderr.split('\n')).toHaveLength(1);
+      expect(stderr).toStartWith(`rowsmith: ${name} `);
+    }
+  });
+});
+
+describe('shutdown', () => {
+  test('SIGTERM lets an in-flight request finish, then exits 0; requests after it are refused', async () => {
+    const key = 'shutdown-test-key-0123456789';
+    const server = await startServer({ DATA_DIR: freshDir(), ROWSMITH_BOOTSTRAP_KEY: key });
+    const body = JSON.stringify({ name: 'Slow', columns_json: [{ id: 'a', name: 'A' }] });
+    // The body arrives slowly, so the request is still in flight when the signal comes.
+    const slowBody = new ReadableStream({
+      async pull(controller) {
+        await Bun.sleep(500);
+        controller.enqueue(new TextEncoder().encode(body));
+        controller.close();
+      },
+    });
+    const inFlight = fetch(`${server.url}/v1/projects/proj_default/tables`, {
+      method: 'POST',
+      headers: { authorization: `ApiKey ${key}`, 'content-type': 'application/json' },
+      body: slowBody,
+      duplex: 'half',
+    } as RequestInit);
+    await Bun.sleep(150);
+    server.proc.kill('SIGTERM');
+    await Bun.sleep(50);
+    const late = await fetch(`${server.url}/v1/me`, { headers: { authorization: `ApiKey ${key}` } }).then(
+      (r) => r.status,
+      () => 'refused',
+    );
+    expect([503, 'refused']).toContain(late);
+    const reply = await inFlight;
+    expect(reply.status).toBe(201);
+    expect(await server.proc.exited).toBe(0);
+    expect(server.output()).toContain('rowsmith: stopped');
+  });
+});
