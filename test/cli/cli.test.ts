@@ -59,7 +59,7 @@ describe('admin CLI', () => {
     expect(key).not.toHaveProperty('hash');
     const me = await api('/v1/me', key.key);
     expect(me.status).toBe(200);
-    expect((await me.json()).projects.map((p: { id: string }) => p.id)).toEqual([projectId]);
+    expect(((await me.json()) as any).projects.map((p: { id: string }) => p.id)).toEqual([projectId]);
     expect((await api(`/v1/projects/${projectId}/tables`, key.key, { method: 'POST', body: '{}' })).status).toBe(403);
 
     const listed = await runCli(['key', 'list', '--org', orgId], env);
@@ -67,7 +67,7 @@ describe('admin CLI', () => {
     expect(listed.stdout).not.toContain(key.key);
 
     expect((await runCli(['org', 'suspend', orgId], env)).code).toBe(0);
-    expect((await (await api('/v1/me', key.key)).json()).error_key).toBe('org_suspended');
+    expect(((await (await api('/v1/me', key.key)).json()) as any).error_key).toBe('org_suspended');
     expect((await runCli(['org', 'unsuspend', orgId], env)).code).toBe(0);
     expect((await api('/v1/me', key.key)).status).toBe(200);
 

@@ -184,7 +184,7 @@ describe('error envelope', () => {
     const gateway = new Gateway(testConfig('/tmp/unused'), createLogger(false));
     const starting = await gateway.fetch(new Request('http://localhost/v1/me'));
     expect(starting.status).toBe(503);
-    expect((await starting.json()).error_key).toBe('service_unavailable');
+    expect(((await starting.json()) as any).error_key).toBe('service_unavailable');
     expect((await gateway.fetch(new Request('http://localhost/readyz'))).status).toBe(503);
     expect((await gateway.fetch(new Request('http://localhost/healthz'))).status).toBe(200);
 

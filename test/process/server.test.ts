@@ -20,7 +20,7 @@ describe('start-up', () => {
     expect(key).toBeDefined();
     const me = await fetch(`${first.url}/v1/me`, { headers: { authorization: `ApiKey ${key}` } });
     expect(me.status).toBe(200);
-    expect((await me.json()).projects).toEqual([expect.objectContaining({ id: 'proj_default' })]);
+    expect(((await me.json()) as any).projects).toEqual([expect.objectContaining({ id: 'proj_default' })]);
     expect(await first.stop()).toBe(0);
 
     const second = await startServer({ DATA_DIR: dataDir });
@@ -37,7 +37,7 @@ describe('start-up', () => {
     try {
       expect(server.output()).not.toContain(key);
       const me = await fetch(`${server.url}/v1/me`, { headers: { authorization: `ApiKey ${key}` } });
-      expect((await me.json()).key.role).toBe('admin');
+      expect(((await me.json()) as any).key.role).toBe('admin');
     } finally {
       await server.stop();
     }

@@ -20,7 +20,7 @@ function errorOf(fn: () => unknown): string {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(400);
     expect((error as ApiError).errorKey).toBe('invalid_input');
-    return error.message;
+    return (error as Error).message;
   }
   throw new Error('expected a 400');
 }

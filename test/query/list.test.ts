@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../src/lib/errors';
 import { CursorCodec } from '../../src/query/cursor';
 import type { ListSpec } from '../../src/query/fields';
-import { listInMemory, parseListQuery, type ListParams } from '../../src/query/list';
+import { listInMemory, parseListQuery, type ListParams, type ListQuery, type Page } from '../../src/query/list';
 
 interface Item {
   id: string;
@@ -120,8 +120,8 @@ describe('ordering and paging', () => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const q = cursor ? parseListQuery(SPEC, { limit: 7, order, cursor }, codec) : query;
-        const page = listInMemory(items, SPEC, q, access, codec);
+        const q: ListQuery = cursor ? parseListQuery(SPEC, { limit: 7, order, cursor }, codec) : query;
+        const page: Page<Item> = listInMemory(items, SPEC, q, access, codec);
         seen.push(...page.items.map((i) => i.id));
         cursor = page.nextCursor;
       } while (cursor);
