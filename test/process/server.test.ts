@@ -59,6 +59,27 @@ describe('start-up', () => {
   });
 });
 
+describe('logging', () => {
+  test('one JSON line per request, with its request id, status and key', async () => {
+    const key = 'logging-test-key-0123456789';
+    const server = await startServer({ DATA_DIR: freshDir(), ROWSMITH_BOOTSTRAP_KEY: key, ROWSMITH_LOG_REQUESTS: 'true' });
+    try {
+      await fetch(`${server.url}/v1/me`, { headers: { authorization: `ApiKey ${key}`, 'x-request-id': 'log-check-1' } });
+      await fetch(`${server.url}/v1/me`, { headers: { 'x-request-id': 'log-check-2' } });
+      await Bun.sleep(100);
+      const lines = server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+      const ok = lines.find((l) => l.request_id === 'log-check-1');
+      const denied = lines.find((l) => l.request_id === 'log-check-2');
+      expect(ok).toMatchObject({ level: 'info', event: 'request', method: 'GET', path: '/v1/me', status: 200, key_id: expect.stringMatching(/^key_/) });
+      expect(typeof ok.ms).toBe('number');
+      expect(denied).toMatchObject({ status: 401 });
+      expect(denied.key_id).toBeUndefined();
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('shutdown', () => {
   test('SIGTERM lets an in-flight request finish, then exits 0; requests after it are refused', async () => {
     const key = 'shutdown-test-key-0123456789';
