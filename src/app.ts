@@ -8,12 +8,15 @@ import { errorHandler } from './http/errors';
 import { Gateway } from './http/gateway';
 import { columnsRoutes } from './http/columns.routes';
 import { meRoutes } from './http/me.routes';
+import { rowsRoutes } from './http/rows.routes';
 import { tablesRoutes } from './http/tables.routes';
 import type { Clock } from './lib/clock';
 import { createLogger, type Logger } from './lib/log';
 import { CursorCodec } from './query/cursor';
 import { AccountsService } from './services/accounts.service';
 import { ColumnsService } from './services/columns.service';
+import { RowsQuery } from './services/rows.query';
+import { RowsService } from './services/rows.service';
 import { IdempotencyService } from './services/idempotency.service';
 import { RateLimiter } from './services/ratelimit.service';
 import { TablesService } from './services/tables.service';
@@ -22,6 +25,8 @@ import { AccountsStore } from './store/accounts.store';
 import type { Store } from './store/db';
 import { IdempotencyStore } from './store/idempotency.store';
 import { MetaStore } from './store/meta.store';
+import { RowsStore } from './store/rows.store';
+import { SearchIndexes } from './search/search';
 import { TablesStore } from './store/tables.store';
 import { UsageStore } from './store/usage.store';
 
@@ -40,12 +45,19 @@ export function createServices(store: Store, config: Config, clock: Clock) {
   const meta = new MetaStore(store);
   const accounts = new AccountsService(store, new AccountsStore(store), clock);
   const cursors = new CursorCodec(meta.serverSecret());
-  const tables = new TablesService(store, new TablesStore(store), clock, cursors);
+  const tablesStore = new TablesStore(store);
+  const rowsStore = new RowsStore(store);
+  const search = new SearchIndexes(rowsStore);
+  const tables = new TablesService(store, tablesStore, clock, cursors, meta, rowsStore, search);
+  const rowsQuery = new RowsQuery(rowsStore, search, cursors);
   return {
     meta,
     accounts,
     tables,
+    search,
+    rowsStore,
     columns: new ColumnsService(tables),
+    rows: new RowsService(store, tables, tablesStore, rowsStore, rowsQuery, search, clock),
     rateLimiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock),
     usage: new UsageService(new UsageStore(store), clock),
     idempotency: new IdempotencyService(new IdempotencyStore(store), clock),
@@ -80,7 +92,8 @@ export function createApp(deps: AppDeps) {
     )
     .use(meRoutes(auth, services.accounts))
     .use(tablesRoutes(auth, services.tables))
-    .use(columnsRoutes(auth, services.columns));
+    .use(columnsRoutes(auth, services.columns, services.rows))
+    .use(rowsRoutes(auth, services.rows));
   elysia.compile();
 
   const gateway = deps.gateway ?? new Gateway(deps.config, log);

@@ -1,5 +1,6 @@
 import { Elysia, t } from 'elysia';
 import type { ColumnsService } from '../services/columns.service';
+import type { RowsService } from '../services/rows.service';
 import type { authPlugin } from './auth';
 import { AddColumnBody, ReorderColumnsBody, Table, UpdateColumnBody } from './tables.schema';
 import { tableReply } from './tables.routes';
@@ -8,7 +9,7 @@ const TableParams = t.Object({ project_id: t.String(), table_id: t.String() });
 const ColumnParams = t.Object({ project_id: t.String(), table_id: t.String(), col_id: t.String() });
 const IfMatch = t.Object({ 'if-match': t.Optional(t.String({ description: 'ETag of the table; a stale one is 409 optimistic_lock_conflict.' })) });
 
-export function columnsRoutes(auth: ReturnType<typeof authPlugin>, columns: ColumnsService) {
+export function columnsRoutes(auth: ReturnType<typeof authPlugin>, columns: ColumnsService, rows: RowsService) {
   const detail = (summary: string) => ({ summary, tags: ['Columns'] });
   return new Elysia({ prefix: '/v1/projects/:project_id/tables/:table_id/columns' })
     .use(auth)
@@ -29,6 +30,19 @@ export function columnsRoutes(auth: ReturnType<typeof authPlugin>, columns: Colu
       async ({ params, body, headers, set }) =>
         tableReply(set, await columns.update(params.project_id, params.table_id, params.col_id, body, headers['if-match'] ?? null)),
       { params: ColumnParams, headers: IfMatch, body: UpdateColumnBody, response: { 200: Table }, detail: detail('Update a column') },
+    )
+    .get(
+      '/:col_id/distinct',
+      ({ params, query }) => rows.distinct(params.project_id, params.table_id, params.col_id, query.limit ?? 100, query.q),
+      {
+        params: ColumnParams,
+        query: t.Object({
+          limit: t.Optional(t.Integer({ minimum: 1, maximum: 500, default: 100 })),
+          q: t.Optional(t.String({ maxLength: 200, description: 'Only values containing this text (case-insensitive).' })),
+        }),
+        response: { 200: t.Object({ values: t.Array(t.Union([t.String(), t.Number(), t.Boolean()])) }) },
+        detail: detail('Distinct values of a column, most frequent first'),
+      },
     )
     .delete(
       '/:col_id',

@@ -1,4 +1,4 @@
-/** Periodic upkeep: persisting quota counts, dropping old idempotency records, purging deleted tables. */
+/** Periodic upkeep: quota counts, old idempotency records, deleted tables and removed columns' index entries. */
 import type { Services } from '../app';
 import type { Config } from '../config';
 import type { Scheduler } from './scheduler';
@@ -6,5 +6,8 @@ import type { Scheduler } from './scheduler';
 export function scheduleMaintenance(scheduler: Scheduler, services: Services, config: Config): void {
   scheduler.every('usage-flush', 2_000, () => services.usage.flush());
   scheduler.every('idempotency-purge', config.purgeIntervalMs, () => services.idempotency.purgeExpired());
-  scheduler.every('tables-purge', config.purgeIntervalMs, () => services.tables.purgeDeleted());
+  scheduler.every('tables-purge', config.purgeIntervalMs, async () => {
+    await services.tables.purgeDeleted();
+    await services.tables.cleanDroppedSlots();
+  });
 }

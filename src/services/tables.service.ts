@@ -7,11 +7,16 @@ import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
 import type { Store } from '../store/db';
+import type { MetaStore } from '../store/meta.store';
+import type { RowsStore } from '../store/rows.store';
+import type { SearchIndexes } from '../search/search';
 import type { Column, InsertMode, Strictness, TableRecord, TablesStore } from '../store/tables.store';
 import { checkColumns, checkDefaultSort, normalizeColumn, resolveMergeColumns, type ColumnInput } from './columns.rules';
 
 /** How long a deleted table can be restored. */
 export const DELETE_GRACE_MS = 72 * 60 * 60 * 1000;
+/** Keys deleted per transaction when purging, so no write transaction grows without bound. */
+const PURGE_BATCH = 10_000;
 
 export const TABLE_LIST: ListSpec = {
   resource: 'tables',
@@ -31,7 +36,7 @@ export const TABLE_LIST: ListSpec = {
   ],
 };
 
-export type Table = Omit<TableRecord, 'revision'>;
+export type Table = Omit<TableRecord, 'revision' | 'seq' | 'slots' | 'next_slot' | 'dropped_slots'>;
 
 export interface CreateTableInput {
   name: string;
@@ -54,8 +59,13 @@ export interface UpdateTableInput {
 }
 
 export function toTable(record: TableRecord): Table {
-  const { revision: _revision, ...table } = record;
+  const { revision: _r, seq: _s, slots: _sl, next_slot: _n, dropped_slots: _d, ...table } = record;
   return table;
+}
+
+/** Slots for a new table's columns: 1, 2, 3, ... */
+function initialSlots(columns: Column[]): Pick<TableRecord, 'slots' | 'next_slot' | 'dropped_slots'> {
+  return { slots: Object.fromEntries(columns.map((c, i) => [c.id, i + 1])), next_slot: columns.length + 1, dropped_slots: [] };
 }
 
 export function etagOf(record: TableRecord): string {
@@ -81,6 +91,9 @@ export class TablesService {
     private readonly tables: TablesStore,
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
+    private readonly meta: MetaStore,
+    private readonly rows: RowsStore,
+    private readonly search: SearchIndexes,
   ) {}
 
   /** The active table, or 404 table_not_found (also for soft-deleted and other projects' tables). */
@@ -130,6 +143,8 @@ export class TablesService {
         updated_at: now,
         deleted_at: null,
         revision: 1,
+        seq: this.meta.nextSeq('table_seq'),
+        ...initialSlots(columns),
       };
       this.tables.put(table);
       return table;
@@ -174,7 +189,8 @@ export class TablesService {
     if (slug !== undefined) checkSlug(slug);
     return this.store.transaction(() => {
       const table = this.tables.get(tableId);
-      if (!table || table.project_id !== projectId) throw new ApiError(404, 'table_not_found', `Table ${tableId} not found`);
+      const expired = table?.deleted_at != null && table.deleted_at <= this.clock.now() - DELETE_GRACE_MS;
+      if (!table || table.project_id !== projectId || expired) throw new ApiError(404, 'table_not_found', `Table ${tableId} not found`);
       const wanted = slug ?? table.slug;
       const owner = this.tables.slugOwner(projectId, wanted);
       if (owner !== undefined && owner !== table.id) throw slugTaken();
@@ -208,6 +224,8 @@ export class TablesService {
         updated_at: now,
         deleted_at: null,
         revision: 1,
+        seq: this.meta.nextSeq('table_seq'),
+        ...initialSlots(source.columns_json),
       };
       this.tables.put(copy);
       return copy;
@@ -235,9 +253,16 @@ export class TablesService {
         // The column it sorted by is gone; rows fall back to the list's own default order.
         defaultSort = null;
       }
+      const slots: Record<string, number> = {};
+      let nextSlot = table.next_slot;
+      for (const c of columns) slots[c.id] = table.slots[c.id] ?? nextSlot++;
+      const dropped = Object.entries(table.slots).filter(([id]) => !ids.has(id)).map(([, slot]) => slot);
       const next: TableRecord = {
         ...table,
         columns_json: columns,
+        slots,
+        next_slot: nextSlot,
+        dropped_slots: [...table.dropped_slots, ...dropped],
         merge_columns_json: merge?.length ? merge : null,
         default_sort: defaultSort,
         data_version: table.data_version + 1,
@@ -250,19 +275,46 @@ export class TablesService {
     });
   }
 
-  /** Removes tables deleted more than 72 hours ago; returns their ids. */
+  /**
+   * Removes tables deleted more than 72 hours ago with their rows and index entries; returns their
+   * ids. Rows go in batches of their own transactions and the table record last, so a crash part
+   * way through resumes on the next run.
+   */
   async purgeDeleted(): Promise<string[]> {
     const cutoff = this.clock.now() - DELETE_GRACE_MS;
-    return this.store.transaction(() => {
-      const purged: string[] = [];
-      for (const id of this.tables.deletedBefore(cutoff)) {
-        const table = this.tables.get(id);
-        if (!table || table.deleted_at === null || table.deleted_at > cutoff) continue;
-        this.tables.remove(table);
+    const purged: string[] = [];
+    for (const id of this.tables.deletedBefore(cutoff)) {
+      const table = this.tables.get(id);
+      if (!table || table.deleted_at === null || table.deleted_at > cutoff) continue;
+      while ((await this.store.transaction(() => this.rows.dropTableEntries(table.seq, PURGE_BATCH))) > 0);
+      const removed = await this.store.transaction(() => {
+        const current = this.tables.get(id);
+        if (!current || current.deleted_at === null || current.deleted_at > cutoff) return false;
+        this.tables.remove(current);
+        return true;
+      });
+      if (removed) {
+        this.search.drop(id);
         purged.push(id);
       }
-      return purged;
-    });
+    }
+    return purged;
+  }
+
+  /** Deletes the index entries of removed columns, a batch at a time. */
+  async cleanDroppedSlots(): Promise<number> {
+    let cleaned = 0;
+    for (const table of this.tables.withDroppedSlots()) {
+      for (const slot of table.dropped_slots) {
+        let n: number;
+        while ((n = await this.store.transaction(() => this.rows.dropSlotEntries(table.seq, slot, PURGE_BATCH))) > 0) cleaned += n;
+        await this.store.transaction(() => {
+          const current = this.tables.get(table.id);
+          if (current) this.tables.putRecord({ ...current, dropped_slots: current.dropped_slots.filter((s) => s !== slot) });
+        });
+      }
+    }
+    return cleaned;
   }
 }
 

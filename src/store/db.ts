@@ -20,6 +20,8 @@ const SUB_DATABASES = [
   'project_tables',
   'table_slugs',
   'deleted_tables',
+  'rows',
+  'row_index',
 ] as const;
 
 export type SubDatabaseName = (typeof SUB_DATABASES)[number];

@@ -17,6 +17,13 @@ export class MetaStore {
     this.db.putSync(name, value);
   }
 
+  /** The next number of a counter; call inside a transaction. */
+  nextSeq(name: string): number {
+    const next = (this.get<number>(name) ?? 0) + 1;
+    this.put(name, next);
+    return next;
+  }
+
   /** The secret that signs cursors; made once, on first use, and kept in the store. */
   serverSecret(): Buffer {
     const existing = this.get<Uint8Array>('server_secret');

@@ -42,6 +42,13 @@ export interface TableRecord {
   deleted_at: number | null;
   /** Counts definition changes; the ETag is made from it. Never sent to clients. */
   revision: number;
+  /** Internal number of the table in row keys (short keys, and never reused). */
+  seq: number;
+  /** Where each column's values live in a row; a re-added column gets a new slot, so old values never return. */
+  slots: Record<string, number>;
+  next_slot: number;
+  /** Slots of removed columns whose index entries are still to be cleaned up. */
+  dropped_slots: number[];
 }
 
 export class TablesStore {
@@ -91,6 +98,16 @@ export class TablesStore {
     if (table.deleted_at === null) this.slugs.putSync([table.project_id, table.slug], table.id);
     else this.deleted.putSync([table.deleted_at, table.id], true);
     this.tables.putSync(table.id, table);
+  }
+
+  /** Rewrites a table whose slug and deletion state are unchanged (counters). Call inside a transaction. */
+  putRecord(table: TableRecord): void {
+    this.tables.putSync(table.id, table);
+  }
+
+  /** Tables whose removed columns still have index entries to clean up. */
+  withDroppedSlots(): TableRecord[] {
+    return [...this.tables.getRange().filter(({ value }) => value.dropped_slots.length > 0).map(({ value }) => value)];
   }
 
   /** Ids of tables soft-deleted at or before `cutoff`. */

@@ -1,0 +1,299 @@
+/**
+ * The one type-coercion module, for API writes and extraction alike: checks and normalises a value
+ * for a column's type in the table's strictness.
+ *   strict:   accepts only values already valid in their canonical form;
+ *   balanced: also converts what parses unambiguously (numeric strings, "yes", "March 5, 2024");
+ *   flexible: converts what it can, guessing where needed, and keeps anything else as given.
+ */
+import * as chrono from 'chrono-node';
+import currencyCodes from 'currency-codes';
+import type { Column, Strictness } from '../store/tables.store';
+
+export type Coerced = { ok: true; value: unknown } | { ok: false; message: string };
+
+const ok = (value: unknown): Coerced => ({ ok: true, value });
+const bad = (message: string): Coerced => ({ ok: false, message });
+
+// ---------------------------------------------------------------- numbers
+
+const CURRENCY_SYMBOLS = /[$€£¥₹₩₽₺₪₫฿₴₦₱₡₲₵₸]|\b[A-Z]{3}\b|US\$|R\$|CHF|kr\.?/g;
+
+export type NumberParse = { value: number } | { ambiguous: string } | null;
+
+/**
+ * Reads a number written by a person: currency signs and codes, group separators (`,` `.` space
+ * `'`), a decimal comma, and negatives as `-12`, `12-` or `(12)`. The locale-number library we
+ * tried reads "1.234,50" as 1.2345 under en-US, so separators are decided here: with both `.` and
+ * `,` the last is the decimal mark; one `,` before exactly three digits is ambiguous (1234 or
+ * 1.234); several of one kind are groups; a single `.` is a decimal point.
+ */
+export function parseHumanNumber(input: string): NumberParse {
+  let s = input.trim();
+  if (s === '') return null;
+  let negative = false;
+  if (/^\(.*\)$/.test(s)) {
+    negative = true;
+    s = s.slice(1, -1).trim();
+  }
+  s = s.replace(CURRENCY_SYMBOLS, '').trim();
+  if (/^[-−]/.test(s)) {
+    negative = !negative;
+    s = s.slice(1).trim();
+  } else if (/[-−]$/.test(s)) {
+    negative = !negative;
+    s = s.slice(0, -1).trim();
+  }
+  s = s.replace(/^\+/, '').replace(/[\s\u00a0\u202f']/g, '');
+  if (/^\d+(\.\d+)?e[-+]?\d+$/i.test(s)) return { value: (negative ? -1 : 1) * Number(s) };
+  if (!/^(\d|[.,]\d)[\d.,]*$/.test(s) || /[.,]$/.test(s)) return null;
+  const lastDot = s.lastIndexOf('.');
+  const lastComma = s.lastIndexOf(',');
+  let normalized: string;
+  if (lastDot >= 0 && lastComma >= 0) {
+    const decimal = lastDot > lastComma ? '.' : ',';
+    const group = decimal === '.' ? ',' : '.';
+    const [intPart, frac, ...rest] = s.split(decimal);
+    if (rest.length || !groupsValid(intPart!, group)) return null;
+    normalized = `${intPart!.split(group).join('')}.${frac}`;
+  } else if (lastComma >= 0) {
+    const parts = s.split(',');
+    if (parts.length > 2) {
+      if (!groupsValid(s, ',')) return null;
+      normalized = parts.join('');
+    } else if (parts[1]!.length === 3 && parts[0]!.length <= 3 && parts[0] !== '0') {
+      return { ambiguous: `"${input.trim()}" could be ${parts.join('')} or ${parts.join('.')}` };
+    } else {
+      normalized = parts.join('.');
+    }
+  } else if (lastDot >= 0 && s.indexOf('.') !== lastDot) {
+    if (!groupsValid(s, '.')) return null;
+    normalized = s.split('.').join('');
+  } else {
+    normalized = s;
+  }
+  const value = Number(normalized);
+  if (!Number.isFinite(value)) return null;
+  return { value: negative ? -value : value };
+}
+
+function groupsValid(intPart: string, group: string): boolean {
+  const groups = intPart.split(group);
+  return groups.length === 1 || (groups[0]!.length >= 1 && groups[0]!.length <= 3 && groups.slice(1).every((g) => g.length === 3));
+}
+
+export function minorUnits(currencyCode: string | undefined): number {
+  if (!currencyCode) return 2;
+  return currencyCodes.code(currencyCode)?.digits ?? 2;
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round((value + Number.EPSILON * Math.sign(value)) * factor) / factor;
+}
+
+// ---------------------------------------------------------------- dates
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+function validDate(y: number, m: number, d: number): boolean {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const ymd = (y: number, m: number, d: number) => `${String(y).padStart(4, '0')}-${pad(m)}-${pad(d)}`;
+
+/** A date as `YYYY-MM-DD`, or a full ISO timestamp when a time of day is given. */
+function dateFromDate(date: Date): string {
+  const midnight = date.getUTCHours() === 0 && date.getUTCMinutes() === 0 && date.getUTCSeconds() === 0 && date.getUTCMilliseconds() === 0;
+  return midnight ? date.toISOString().slice(0, 10) : date.toISOString();
+}
+
+type DateParse = { value: string } | { ambiguous: string } | null;
+
+function expandYear(y: number): number {
+  return y < 100 ? (y < 70 ? 2000 + y : 1900 + y) : y;
+}
+
+export function parseHumanDate(input: string, guess: boolean): DateParse {
+  const s = input.trim();
+  const iso = ISO_DATE.exec(s);
+  if (iso) return validDate(+iso[1]!, +iso[2]!, +iso[3]!) ? { value: s } : null;
+  if (ISO_TIMESTAMP.test(s)) {
+    const date = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(s) ? s : `${s.replace(' ', 'T')}Z`);
+    return Number.isNaN(date.getTime()) ? null : { value: dateFromDate(date) };
+  }
+  // Numeric day/month orders: 31.12.2024 is day-first; 12/31/2024 or 31/12/2024 by whichever part can be a day.
+  const numeric = /^(\d{1,4})([./-])(\d{1,2})\2(\d{1,4})$/.exec(s);
+  if (numeric) {
+    const [a, sep, b, c] = [+numeric[1]!, numeric[2]!, +numeric[3]!, +numeric[4]!];
+    if (numeric[1]!.length === 4) return validDate(a, b, c) ? { value: ymd(a, b, c) } : null;
+    const y = expandYear(c);
+    if (sep === '.') return validDate(y, b, a) ? { value: ymd(y, b, a) } : null;
+    const dayFirst = validDate(y, b, a) ? ymd(y, b, a) : null;
+    const monthFirst = validDate(y, a, b) ? ymd(y, a, b) : null;
+    if (dayFirst && monthFirst && dayFirst !== monthFirst) {
+      return guess ? { value: monthFirst } : { ambiguous: `"${s}" could be ${monthFirst} or ${dayFirst}` };
+    }
+    return dayFirst || monthFirst ? { value: (dayFirst ?? monthFirst)! } : null;
+  }
+  const [result] = chrono.parse(s, new Date(Date.UTC(2000, 0, 1)), { forwardDate: false });
+  if (!result || result.text.length < s.replace(/[.,\s]+$/, '').length * 0.6) return null;
+  const start = result.start;
+  if (!guess && (!start.isCertain('day') || !start.isCertain('month') || !start.isCertain('year'))) return null;
+  const y = start.get('year')!;
+  const m = start.get('month')!;
+  const d = start.get('day')!;
+  if (start.isCertain('hour')) {
+    return { value: new Date(Date.UTC(y, m - 1, d, start.get('hour')!, start.get('minute') ?? 0, start.get('second') ?? 0)).toISOString() };
+  }
+  return validDate(y, m, d) ? { value: ymd(y, m, d) } : null;
+}
+
+// ---------------------------------------------------------------- the rest
+
+const EMAIL = /^[^\s@<>(),;:"[\]]+@[^\s@<>(),;:"[\]]+\.[^\s@<>(),;:"[\]]{2,}$/;
+const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'on', 'x', '✓', 'checked']);
+const FALSE_WORDS = new Set(['false', 'no', 'n', '0', 'off', '']);
+
+function isHttpUrl(s: string): boolean {
+  try {
+    const url = new URL(s);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.') !== false && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function describe(value: unknown): string {
+  const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
+  return text && text.length > 60 ? `${text.slice(0, 57)}...` : String(text);
+}
+
+function matchOption(value: string, options: string[], loose: boolean): string | undefined {
+  if (options.includes(value)) return value;
+  if (!loose) return undefined;
+  const folded = value.trim().toLowerCase();
+  return options.find((o) => o.toLowerCase() === folded);
+}
+
+/** Checks and converts one non-null value for `column`; nulls and blanks are handled by the caller. */
+function coerceValue(value: unknown, column: Column, strictness: Strictness): Coerced {
+  const loose = strictness !== 'strict';
+  const guess = strictness === 'flexible';
+  switch (column.type) {
+    case 'number':
+    case 'currency': {
+      let n: number | undefined;
+      if (typeof value === 'number') n = value;
+      else if (typeof value === 'string' && loose) {
+        const parsed = parseHumanNumber(value);
+        if (parsed && 'value' in parsed) n = parsed.value;
+        else if (parsed && guess) n = Number(parsed.ambiguous.match(/could be ([\d.-]+)/)![1]);
+        else if (parsed) return bad(`ambiguous number: ${parsed.ambiguous}`);
+      }
+      if (n === undefined || !Number.isFinite(n)) return bad(`expected a number, got ${describe(value)}`);
+      return ok(column.type === 'currency' ? round(n, minorUnits(column.currency_code)) : n);
+    }
+    case 'boolean': {
+      if (typeof value === 'boolean') return ok(value);
+      if (loose && (typeof value === 'string' || typeof value === 'number')) {
+        const word = String(value).trim().toLowerCase();
+        if (TRUE_WORDS.has(word)) return ok(true);
+        if (FALSE_WORDS.has(word)) return ok(false);
+      }
+      return bad(`expected true or false, got ${describe(value)}`);
+    }
+    case 'date': {
+      if (value instanceof Date && !Number.isNaN(value.getTime())) return ok(dateFromDate(value));
+      if (typeof value !== 'string') return bad(`expected a date as YYYY-MM-DD, got ${describe(value)}`);
+      if (!loose) {
+        const parsed = ISO_DATE.test(value) || ISO_TIMESTAMP.test(value) ? parseHumanDate(value, false) : null;
+        return parsed && 'value' in parsed ? ok(parsed.value) : bad(`expected a date as YYYY-MM-DD or an ISO timestamp, got ${describe(value)}`);
+      }
+      const parsed = parseHumanDate(value, guess);
+      if (parsed && 'value' in parsed) return ok(parsed.value);
+      if (parsed) return bad(`ambiguous date: ${parsed.ambiguous}; write it as YYYY-MM-DD`);
+      return bad(`expected a date, got ${describe(value)}`);
+    }
+    case 'email': {
+      if (typeof value !== 'string') return bad(`expected an email address, got ${describe(value)}`);
+      const s = loose ? value.trim().replace(/^mailto:/i, '') : value;
+      return EMAIL.test(s) ? ok(s) : bad(`expected an email address, got ${describe(value)}`);
+    }
+    case 'url': {
+      if (typeof value !== 'string') return bad(`expected an http or https URL, got ${describe(value)}`);
+      let s = loose ? value.trim() : value;
+      if (guess && !/^[a-z][a-z0-9+.-]*:/i.test(s) && /^[\w-]+(\.[\w-]+)+(\/\S*)?$/.test(s)) s = `https://${s}`;
+      return isHttpUrl(s) ? ok(s) : bad(`expected an http or https URL, got ${describe(value)}`);
+    }
+    case 'enum': {
+      const options = column.options ?? [];
+      const text = typeof value === 'string' ? value : loose && (typeof value === 'number' || typeof value === 'boolean') ? String(value) : null;
+      const match = text === null ? undefined : matchOption(text, options, loose);
+      return match !== undefined ? ok(match) : bad(`expected one of ${options.map((o) => `"${o}"`).join(', ')}, got ${describe(value)}`);
+    }
+    case 'multi_select': {
+      const options = column.options ?? [];
+      let items: unknown[];
+      if (Array.isArray(value)) items = value;
+      else if (loose && typeof value === 'string') items = value.split(/[,;|\n]/).map((s) => s.trim()).filter(Boolean);
+      else return bad(`expected a list of options, got ${describe(value)}`);
+      const out: string[] = [];
+      for (const item of items) {
+        const match = typeof item === 'string' ? matchOption(item, options, loose) : undefined;
+        if (match === undefined) return bad(`${describe(item)} is not one of ${options.map((o) => `"${o}"`).join(', ')}`);
+        if (!out.includes(match)) out.push(match);
+      }
+      return ok(out);
+    }
+    case 'array': {
+      if (Array.isArray(value)) return ok(value);
+      if (loose && typeof value === 'string') {
+        const s = value.trim();
+        if (s.startsWith('[')) {
+          try {
+            const parsed = JSON.parse(s);
+            if (Array.isArray(parsed)) return ok(parsed);
+          } catch {
+            // not JSON: fall through
+          }
+        }
+        if (guess) return ok(s.split(/[,;|\n]/).map((x) => x.trim()).filter(Boolean));
+      }
+      return bad(`expected an array, got ${describe(value)}`);
+    }
+    case 'string':
+    case 'text': {
+      let s: string;
+      if (typeof value === 'string') s = value;
+      else if (loose && (typeof value === 'number' || typeof value === 'boolean')) s = String(value);
+      else if (value instanceof Date && loose) s = dateFromDate(value);
+      else return bad(`expected text, got ${describe(value)}`);
+      if (column.type === 'string' && /[\r\n]/.test(s)) {
+        if (!loose) return bad('expected a single line; use a text column for several lines');
+        s = s.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+      }
+      return ok(s);
+    }
+  }
+}
+
+/** Blank strings count as no value for every type but text-like ones. */
+function isBlank(value: unknown, column: Column): boolean {
+  if (value === null || value === undefined) return true;
+  return typeof value === 'string' && value.trim() === '' && column.type !== 'string' && column.type !== 'text';
+}
+
+/**
+ * Coerces `value` for `column`. `null` means no value. In flexible mode a value that cannot be
+ * converted is kept as given; otherwise it is an error with a message for the user.
+ */
+export function coerce(value: unknown, column: Column, strictness: Strictness): Coerced {
+  if (value === null || value === undefined) return ok(null);
+  if (isBlank(value, column)) return strictness === 'strict' ? bad(`expected a ${column.type} value or null, got ""`) : ok(null);
+  const result = coerceValue(value, column, strictness);
+  if (!result.ok && strictness === 'flexible') return ok(value);
+  return result;
+}

@@ -1,0 +1,127 @@
+/**
+ * Turning a client's row object into stored values: keys by column id or name, each value checked
+ * and converted by the shared coercion module in the table's strictness, required columns and
+ * defaults, and unknown keys. Problems are collected per field so one 400 names them all.
+ */
+import { coerce } from '../extract/coerce';
+import type { FieldError } from '../lib/errors';
+import type { RowRecord } from '../store/rows.store';
+import type { Column, TableRecord } from '../store/tables.store';
+import { SYSTEM_FIELDS } from './row-fields';
+
+export type Problem = FieldError;
+
+const SYSTEM = new Set<string>(SYSTEM_FIELDS);
+
+/** Finds a column by id, or else by name ignoring case. */
+export function columnResolver(table: TableRecord): (key: string) => Column | undefined {
+  const byId = new Map(table.columns_json.map((c) => [c.id, c]));
+  const byName = new Map(table.columns_json.map((c) => [c.name.toLowerCase(), c]));
+  return (key) => byId.get(key) ?? byName.get(key.toLowerCase());
+}
+
+const path = (prefix: string, key: string) => (prefix ? `${prefix}.${key}` : key);
+
+/**
+ * The stored values (by slot) for `input`. On create (`existing` undefined) missing columns take
+ * their default, and missing required ones are a problem unless the table is flexible; on update the
+ * given values are merged into `existing`, and `null` clears a value that is not required.
+ */
+export function rowValues(
+  table: TableRecord,
+  input: Record<string, unknown>,
+  prefix: string,
+  problems: Problem[],
+  existing?: Record<number, unknown>,
+  resolve = columnResolver(table),
+): Record<number, unknown> {
+  const strictness = table.strictness;
+  const values: Record<number, unknown> = {};
+  if (existing) {
+    // Only values of current columns are carried over; those of removed columns are dropped here.
+    for (const column of table.columns_json) {
+      const slot = table.slots[column.id]!;
+      if (existing[slot] !== undefined && existing[slot] !== null) values[slot] = existing[slot];
+    }
+  }
+  const given = new Map<string, string>();
+  for (const [key, raw] of Object.entries(input)) {
+    const column = resolve(key);
+    if (!column) {
+      if (SYSTEM.has(key)) continue;
+      if (strictness === 'strict') problems.push({ path: path(prefix, key), error_key: 'unknown_column', message: `no column "${key}" in this table` });
+      continue;
+    }
+    if (given.has(column.id)) {
+      problems.push({ path: path(prefix, key), error_key: 'duplicate', message: `"${key}" and "${given.get(column.id)}" both name column ${column.id}` });
+      continue;
+    }
+    given.set(column.id, key);
+    const slot = table.slots[column.id]!;
+    const result = coerce(raw, column, strictness);
+    if (!result.ok) {
+      problems.push({ path: path(prefix, column.id), error_key: 'invalid_value', message: result.message });
+      continue;
+    }
+    if (result.value === null) {
+      if (column.required && existing && strictness !== 'flexible') {
+        problems.push({ path: path(prefix, column.id), error_key: 'required', message: 'is required and cannot be cleared' });
+      }
+      delete values[slot];
+    } else {
+      values[slot] = result.value;
+    }
+  }
+  if (!existing) {
+    for (const column of table.columns_json) {
+      const slot = table.slots[column.id]!;
+      if (values[slot] !== undefined) continue;
+      if (column.default !== undefined && column.default !== null && !given.has(column.id)) {
+        const result = coerce(column.default, column, strictness === 'strict' ? 'balanced' : strictness);
+        if (result.ok && result.value !== null) {
+          values[slot] = result.value;
+          continue;
+        }
+      }
+      if (column.required && strictness !== 'flexible' && !problems.some((p) => p.path === path(prefix, column.id))) {
+        problems.push({ path: path(prefix, column.id), error_key: 'required', message: 'is required' });
+      }
+    }
+  }
+  return values;
+}
+
+/** A row as clients see it: system fields, then every column by id (null when empty). */
+export function toRow(table: TableRecord, row: RowRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: row.id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    batch_id: row.batch_id,
+    confidence: row.confidence,
+  };
+  for (const column of table.columns_json) out[column.id] = row.values[table.slots[column.id]!] ?? null;
+  return out;
+}
+
+/** A field of a row as the list engine sees it. */
+export function rowField(table: TableRecord): (row: RowRecord, field: string) => unknown {
+  return (row, field) => {
+    switch (field) {
+      case 'id':
+        return row.id;
+      case 'created_at':
+        return row.created_at;
+      case 'updated_at':
+        return row.updated_at;
+      case 'batch_id':
+        return row.batch_id;
+      case 'confidence':
+        return row.confidence;
+      default: {
+        const slot = table.slots[field];
+        return slot === undefined ? undefined : (row.values[slot] ?? null);
+      }
+    }
+  };
+}

@@ -1,0 +1,370 @@
+/**
+ * Runs row lists, aggregates and distinct values on the row store and its index. A list picks one
+ * of two ways, by what the index says:
+ *   - few candidates: when a condition of the filter (or the `q` search) matches at most
+ *     CANDIDATE_CAP rows, those rows are fetched, checked, sorted and paged in memory;
+ *   - an ordered walk: otherwise the index of the first order key is walked from the cursor, each
+ *     row checked against the whole filter, until the page is full.
+ * Either way every condition is checked on the row itself, so an index only narrows.
+ */
+import { ApiError } from '../lib/errors';
+import type { CursorCodec, CursorPosition } from '../query/cursor';
+import { compareBy, compileFilter } from '../query/evaluate';
+import type { FieldSpec, ListSpec } from '../query/fields';
+import { envelope, lookupIn, parseListQuery, positionOf, type ListParams, type ListQuery, type Page } from '../query/list';
+import { parseAggs, type Agg } from '../query/aggs';
+import { parseFilter } from '../query/filter';
+import type { OrderKey } from '../query/order';
+import { candidatePlan, type Bound, type Probe } from '../query/plan';
+import type { SearchIndexes } from '../search/search';
+import { SYSTEM_SLOTS, indexValue, type IndexKeyBound, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
+import type { TableRecord } from '../store/tables.store';
+import { fieldTypeOf, rowListSpec } from './row-fields';
+import { rowField, toRow } from './row-values';
+
+/** Distinct values scanned at most; past it the frequencies rank only the values scanned. */
+export const DISTINCT_SCAN_CAP = 20_000;
+
+/** The most rows a list fetches by id before it walks an order index instead. */
+export const CANDIDATE_CAP = 1000;
+
+export function slotOf(table: TableRecord, field: string): number | undefined {
+  if (field in SYSTEM_SLOTS) return SYSTEM_SLOTS[field as keyof typeof SYSTEM_SLOTS];
+  return table.slots[field];
+}
+
+/** Every index a row of this table has: each column's slot and the indexed system fields. */
+export function slotSpecs(table: TableRecord): SlotSpec[] {
+  const specs: SlotSpec[] = Object.values(SYSTEM_SLOTS).map((slot) => ({ slot, multi: false }));
+  for (const column of table.columns_json) specs.push({ slot: table.slots[column.id]!, multi: fieldTypeOf(column.type) === 'array' });
+  return specs;
+}
+
+function toKeyBound(bound: Bound): IndexKeyBound {
+  return bound ? { value: indexValue(bound.value), inclusive: bound.inclusive } : null;
+}
+
+export class RowsQuery {
+  constructor(
+    private readonly rows: RowsStore,
+    private readonly search: SearchIndexes,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  spec(table: TableRecord): ListSpec {
+    return rowListSpec(table.columns_json);
+  }
+
+  list(table: TableRecord, params: ListParams) {
+    const spec = this.spec(table);
+    const query = parseListQuery(spec, { ...params, order: params.order || table.default_sort || undefined }, this.cursors);
+    const page = this.page(table, spec, query);
+    return envelope('rows', query, { ...page, items: page.items.map((r) => toRow(table, r)) });
+  }
+
+  private page(table: TableRecord, spec: ListSpec, query: ListQuery): Page<RowRecord> {
+    const get = rowField(table);
+    const matches = compileFilter(query.filter, get);
+    const searched = query.terms.length ? this.search.search(table, query.terms) : null;
+    const keep = (row: RowRecord) => (searched === null || searched.has(row.id)) && matches(row);
+
+    let ids = this.candidates(table, query, lookupIn(spec));
+    if (ids === null && searched !== null && searched.size <= CANDIDATE_CAP) ids = [...searched];
+    if (ids !== null) {
+      const found: RowRecord[] = [];
+      for (const id of ids) {
+        const row = this.rows.get(table.seq, id);
+        if (row && keep(row)) found.push(row);
+      }
+      return this.pageInMemory(found, query, get);
+    }
+    return this.walk(table, query, keep, get);
+  }
+
+  /** Row ids from the most selective index probe, or null when none is small enough. */
+  private candidates(table: TableRecord, query: ListQuery, lookup: (f: string) => FieldSpec | undefined): string[] | null {
+    const plan = candidatePlan(query.filter, lookup);
+    if (!plan) return null;
+    const count = (probe: Probe) => {
+      const slot = slotOf(table, probe.field);
+      if (slot === undefined) return Infinity;
+      let total = 0;
+      for (const r of probe.ranges) {
+        total += this.rows.countIndex(table.seq, slot, toKeyBound(r.low), toKeyBound(r.high), CANDIDATE_CAP + 1 - total);
+        if (total > CANDIDATE_CAP) return Infinity;
+      }
+      return total;
+    };
+    let chosen: Probe[] | null = null;
+    if ('all' in plan) {
+      let best = Infinity;
+      for (const probe of plan.all) {
+        const n = count(probe);
+        if (n < best) [best, chosen] = [n, [probe]];
+      }
+    } else {
+      let total = 0;
+      const picks: Probe[] = [];
+      for (const branch of plan.any) {
+        let best = Infinity;
+        let pick: Probe | null = null;
+        for (const probe of branch) {
+          const n = count(probe);
+          if (n < best) [best, pick] = [n, probe];
+        }
+        total += best;
+        if (!pick || total > CANDIDATE_CAP) return null;
+        picks.push(pick);
+      }
+      chosen = picks;
+    }
+    if (!chosen) return null;
+    const ids = new Set<string>();
+    for (const probe of chosen) {
+      const slot = slotOf(table, probe.field)!;
+      for (const r of probe.ranges) {
+        for (const [, id] of this.rows.scanIndex(table.seq, slot, toKeyBound(r.low), toKeyBound(r.high))) ids.add(id);
+      }
+    }
+    return [...ids];
+  }
+
+  private pageInMemory(found: RowRecord[], query: ListQuery, get: (r: RowRecord, f: string) => unknown): Page<RowRecord> {
+    const keyed = found.map((row) => ({ row, values: query.order.map((k) => get(row, k.field)) }));
+    keyed.sort((a, b) => compareBy(query.order, a.values, a.row.id, b.values, b.row.id));
+    let start = 0;
+    if (query.cursor) {
+      const { values, id } = query.cursor;
+      start = keyed.findIndex((k) => compareBy(query.order, k.values, k.row.id, values, id) > 0);
+      if (start < 0) start = keyed.length;
+    } else if (query.page) {
+      start = (query.page - 1) * query.limit;
+    }
+    const items = keyed.slice(start, start + query.limit).map((k) => k.row);
+    return this.finish(items, start + query.limit < keyed.length, query, get);
+  }
+
+  private finish(items: RowRecord[], hasMore: boolean, query: ListQuery, get: (r: RowRecord, f: string) => unknown): Page<RowRecord> {
+    const last = items[items.length - 1];
+    const nextCursor = hasMore && last ? this.cursors.encode(query.binding, positionOf(last, query, { get, id: (r) => r.id })) : null;
+    return { items, hasMore, nextCursor };
+  }
+
+  /**
+   * Walks the first order key's index (or the rows themselves for created_at and id) from the
+   * cursor. With more than one order key, rows tied on the first are gathered and sorted whole.
+   */
+  private walk(table: TableRecord, query: ListQuery, keep: (r: RowRecord) => boolean, get: (r: RowRecord, f: string) => unknown): Page<RowRecord> {
+    const [first, ...rest] = query.order as [OrderKey, ...OrderKey[]];
+    const single = rest.length === 0;
+    const cursor = query.cursor;
+    const skip = cursor ? 0 : ((query.page ?? 1) - 1) * query.limit;
+    const want = skip + query.limit + 1;
+    const collected: RowRecord[] = [];
+    let lastFirst: unknown = undefined;
+    for (const row of this.ordered(table, first, cursor, single)) {
+      if (!single && collected.length >= want && get(row, first.field) !== lastFirst) break;
+      if (!single && cursor && compareBy(query.order, query.order.map((k) => get(row, k.field)), row.id, cursor.values, cursor.id) <= 0) continue;
+      if (!keep(row)) continue;
+      collected.push(row);
+      lastFirst = get(row, first.field);
+      if (single && collected.length >= want) break;
+    }
+    if (!single) {
+      const keyed = collected.map((row) => ({ row, values: query.order.map((k) => get(row, k.field)) }));
+      keyed.sort((a, b) => compareBy(query.order, a.values, a.row.id, b.values, b.row.id));
+      collected.splice(0, collected.length, ...keyed.map((k) => k.row));
+    }
+    const items = collected.slice(skip, skip + query.limit);
+    return this.finish(items, collected.length > skip + query.limit, query, get);
+  }
+
+  /** Rows in the order of one key, starting after the cursor (single key) or at its value (several). */
+  private *ordered(table: TableRecord, key: OrderKey, cursor: CursorPosition | null, exactResume: boolean): Generator<RowRecord> {
+    if (key.field === 'created_at' || key.field === 'id') {
+      yield* this.rows.scanRows(table.seq, key.desc, exactResume && cursor ? cursor.id : undefined);
+      return;
+    }
+    const slot = slotOf(table, key.field);
+    if (slot === undefined) throw new ApiError(400, 'invalid_input', `cannot sort by ${key.field}`);
+    const resumeValue = cursor ? indexValue(cursor.values[0]) : undefined;
+    const resumeId = cursor && exactResume ? cursor.id : undefined;
+    const nullSegment = (): Generator<[unknown, string]> => {
+      const at: IndexKeyBound = { value: null, inclusive: true };
+      const from = resumeValue === null && resumeId ? { value: null, inclusive: true, afterId: resumeId } : at;
+      return key.desc ? this.rows.scanIndex(table.seq, slot, at, from, true) : this.rows.scanIndex(table.seq, slot, from, at);
+    };
+    const valueSegment = (): Generator<[unknown, string]> => {
+      const start: IndexKeyBound = { value: false, inclusive: true };
+      if (resumeValue === undefined || resumeValue === null) {
+        return key.desc ? this.rows.scanIndex(table.seq, slot, start, null, true) : this.rows.scanIndex(table.seq, slot, start, null);
+      }
+      const from: IndexKeyBound = resumeId ? { value: resumeValue, inclusive: true, afterId: resumeId } : { value: resumeValue, inclusive: true };
+      return key.desc ? this.rows.scanIndex(table.seq, slot, start, from, true) : this.rows.scanIndex(table.seq, slot, from, null);
+    };
+    // A cursor past the null segment (or inside the value segment with nulls last) skips what it passed.
+    const inNulls = resumeValue === null;
+    const segments = key.nullsFirst
+      ? inNulls || resumeValue === undefined
+        ? [nullSegment, valueSegment]
+        : [valueSegment]
+      : inNulls
+        ? [nullSegment]
+        : [valueSegment, nullSegment];
+    for (const segment of segments) {
+      for (const [, id] of segment()) {
+        const row = this.rows.get(table.seq, id);
+        if (row) yield row;
+      }
+    }
+  }
+
+  /** Rows matching a filter: the candidates of the best probe, or every row checked. */
+  private *matching(table: TableRecord, filterText: string): Generator<RowRecord> {
+    const spec = this.spec(table);
+    const lookup = lookupIn(spec);
+    const filter = parseFilter(filterText, (f) => (lookup(f)?.filterable ? lookup(f) : undefined));
+    const matches = compileFilter(filter, rowField(table));
+    const query = { filter } as ListQuery;
+    const ids = this.candidates(table, query, lookup);
+    if (ids) {
+      for (const id of ids) {
+        const row = this.rows.get(table.seq, id);
+        if (row && matches(row)) yield row;
+      }
+      return;
+    }
+    for (const row of this.rows.scanRows(table.seq, false)) if (matches(row)) yield row;
+  }
+
+  /**
+   * Aggregates; without a filter they are read from index entries (values are in the keys, so no
+   * row is decoded), with one from the matching rows.
+   */
+  aggregate(table: TableRecord, aggsText: string, filterText: string): Record<string, number | null> {
+    const spec = this.spec(table);
+    const aggs = parseAggs(aggsText, lookupIn(spec));
+    const out: Record<string, number | null> = {};
+    if (!filterText.trim()) {
+      for (const agg of aggs) out[agg.alias] = this.aggregateFromIndex(table, agg);
+      return out;
+    }
+    const get = rowField(table);
+    const state = aggs.map(() => ({ n: 0, sum: 0, min: Infinity, max: -Infinity, seen: new Set<unknown>() }));
+    for (const row of this.matching(table, filterText)) {
+      aggs.forEach((agg, i) => {
+        const st = state[i]!;
+        if (agg.field === null) {
+          st.n++;
+          return;
+        }
+        const v = get(row, agg.field);
+        if (v === null || v === undefined) return;
+        if (agg.fn === 'count') st.n++;
+        else if (agg.fn === 'count_distinct') for (const x of Array.isArray(v) ? v : [v]) st.seen.add(indexValue(x));
+        else if (typeof v === 'number') {
+          st.n++;
+          st.sum += v;
+          st.min = Math.min(st.min, v);
+          st.max = Math.max(st.max, v);
+        }
+      });
+    }
+    aggs.forEach((agg, i) => (out[agg.alias] = finishAgg(agg, state[i]!)));
+    return out;
+  }
+
+  private aggregateFromIndex(table: TableRecord, agg: Agg): number | null {
+    if (agg.field === null) return table.row_count;
+    const slot = slotOf(table, agg.field);
+    if (slot === undefined) {
+      // created_at and id have no index of their own: the rows are in that order already.
+      const st = { n: 0, sum: 0, min: Infinity, max: -Infinity, seen: new Set<unknown>() };
+      for (const row of this.rows.scanRows(table.seq, false)) {
+        const v = agg.field === 'id' ? row.id : row.created_at;
+        st.n++;
+        st.seen.add(v);
+        if (typeof v === 'number') {
+          st.sum += v;
+          st.min = Math.min(st.min, v);
+          st.max = Math.max(st.max, v);
+        }
+      }
+      return finishAgg(agg, st);
+    }
+    const numbers = { from: { value: true, inclusive: false }, to: { value: '', inclusive: false } } as const;
+    const nonNull = { value: false, inclusive: true } as const;
+    switch (agg.fn) {
+      case 'count': {
+        const column = table.columns_json.find((c) => c.id === agg.field);
+        if (column && fieldTypeOf(column.type) === 'array') {
+          let n = 0;
+          for (const row of this.rows.scanRows(table.seq, false)) if (row.values[slot] !== undefined && row.values[slot] !== null) n++;
+          return n;
+        }
+        return this.rows.countIndex(table.seq, slot, nonNull, null, Number.MAX_SAFE_INTEGER);
+      }
+      case 'min':
+      case 'max': {
+        for (const [v] of this.rows.scanIndex(table.seq, slot, numbers.from, numbers.to, agg.fn === 'max')) return v as number;
+        return null;
+      }
+      case 'sum':
+      case 'avg': {
+        let n = 0;
+        let sum = 0;
+        for (const [v] of this.rows.scanIndex(table.seq, slot, numbers.from, numbers.to)) {
+          n++;
+          sum += v as number;
+        }
+        return agg.fn === 'sum' ? (n ? sum : null) : n ? sum / n : null;
+      }
+      case 'count_distinct': {
+        let n = 0;
+        let last: unknown = Symbol('none');
+        for (const [v] of this.rows.scanIndex(table.seq, slot, nonNull, null)) {
+          if (v !== last) n++;
+          last = v;
+        }
+        return n;
+      }
+    }
+  }
+
+  /** A column's most frequent values (nulls left out), optionally only those containing `q`. */
+  distinct(table: TableRecord, columnId: string, limit: number, q: string | undefined): Array<string | number | boolean> {
+    const slot = table.slots[columnId];
+    if (slot === undefined) throw new ApiError(404, 'column_not_found', `Column ${columnId} not found in this table`);
+    const needle = q?.trim().toLowerCase() || null;
+    const counts: Array<{ value: string | number | boolean; n: number }> = [];
+    let low: IndexKeyBound = { value: false, inclusive: true };
+    for (let scanned = 0; scanned < DISTINCT_SCAN_CAP; scanned++) {
+      const next = this.rows.scanIndex(table.seq, slot, low, null).next();
+      if (next.done) break;
+      const value = next.value[0] as string | number | boolean;
+      const at: IndexKeyBound = { value, inclusive: true };
+      low = { value, inclusive: false };
+      if (needle !== null && !String(value).toLowerCase().includes(needle)) continue;
+      counts.push({ value, n: this.rows.countIndex(table.seq, slot, at, at, Number.MAX_SAFE_INTEGER) });
+    }
+    counts.sort((a, b) => b.n - a.n || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    return counts.slice(0, limit).map((c) => c.value);
+  }
+}
+
+function finishAgg(agg: Agg, st: { n: number; sum: number; min: number; max: number; seen: Set<unknown> }): number | null {
+  switch (agg.fn) {
+    case 'count':
+      return st.n;
+    case 'count_distinct':
+      return st.seen.size;
+    case 'sum':
+      return st.n ? st.sum : null;
+    case 'avg':
+      return st.n ? st.sum / st.n : null;
+    case 'min':
+      return st.n ? st.min : null;
+    case 'max':
+      return st.n ? st.max : null;
+  }
+}

@@ -1,0 +1,270 @@
+/**
+ * The rules of rows: typed create, read, update, delete; atomic bulk with the table's insert mode;
+ * and the counters (`row_count`, `data_version`) kept exact in the same transaction as the rows.
+ */
+import type { Clock } from '../lib/clock';
+import { ApiError, invalidInput } from '../lib/errors';
+import { newId } from '../lib/ids';
+import type { ListParams } from '../query/list';
+import type { SearchIndexes } from '../search/search';
+import type { Store } from '../store/db';
+import { indexValue, type RowRecord, type RowsStore } from '../store/rows.store';
+import type { TableRecord, TablesStore } from '../store/tables.store';
+import { columnResolver, rowValues, toRow, type Problem } from './row-values';
+import { slotOf, slotSpecs, type RowsQuery } from './rows.query';
+import type { TablesService } from './tables.service';
+
+export const BULK_LIMIT = 1000;
+
+export interface BulkInput {
+  creates?: Array<Record<string, unknown>>;
+  updates?: Array<{ id: string; data: Record<string, unknown> }>;
+  deletes?: string[];
+}
+
+/** What extraction hands over for each row it made. */
+export interface NewRow {
+  values: Record<string, unknown>;
+  batch_id?: string | null;
+  confidence?: number | null;
+  source?: RowRecord['source'];
+}
+
+interface Changes {
+  /** Rows written (new or changed) and ids removed, for the search index. */
+  upserted: RowRecord[];
+  removed: string[];
+  /** Every earlier row was removed (replace mode). */
+  cleared: boolean;
+  /** Rows added minus rows removed, for row_count. */
+  rowDelta: number;
+}
+
+function rowNotFound(id: string): ApiError {
+  return new ApiError(404, 'row_not_found', `Row ${id} not found`);
+}
+
+function fail(problems: Problem[]): never {
+  const first = problems[0]!;
+  throw invalidInput(`${first.path}: ${first.message}`, problems);
+}
+
+export class RowsService {
+  constructor(
+    private readonly store: Store,
+    private readonly tables: TablesService,
+    private readonly tablesStore: TablesStore,
+    private readonly rows: RowsStore,
+    private readonly query: RowsQuery,
+    private readonly search: SearchIndexes,
+    private readonly clock: Clock,
+  ) {}
+
+  list(projectId: string, tableId: string, params: ListParams) {
+    return this.query.list(this.tables.requireActive(projectId, tableId), params);
+  }
+
+  get(projectId: string, tableId: string, rowId: string) {
+    const table = this.tables.requireActive(projectId, tableId);
+    const row = this.rows.get(table.seq, rowId);
+    if (!row) throw rowNotFound(rowId);
+    return toRow(table, row);
+  }
+
+  aggregate(projectId: string, tableId: string, aggs: string, filter: string | undefined) {
+    return this.query.aggregate(this.tables.requireActive(projectId, tableId), aggs, filter ?? '');
+  }
+
+  distinct(projectId: string, tableId: string, columnId: string, limit: number, q: string | undefined) {
+    const table = this.tables.requireActive(projectId, tableId);
+    return { values: this.query.distinct(table, columnId, limit, q) };
+  }
+
+  /** Runs a write on the current table in one transaction, then bumps its counters and the search index. */
+  private async write<T>(projectId: string, tableId: string, work: (table: TableRecord, changes: Changes) => T): Promise<T> {
+    let table!: TableRecord;
+    const changes: Changes = { upserted: [], removed: [], cleared: false, rowDelta: 0 };
+    const result = await this.store.transaction(() => {
+      const current = this.tables.requireActive(projectId, tableId);
+      const out = work(current, changes);
+      table = {
+        ...current,
+        row_count: changes.cleared ? changes.rowDelta : current.row_count + changes.rowDelta,
+        data_version: current.data_version + 1,
+      };
+      this.tablesStore.putRecord(table);
+      return out;
+    });
+    this.search.apply(table, changes);
+    return result;
+  }
+
+  async create(projectId: string, tableId: string, input: Record<string, unknown>) {
+    return this.write(projectId, tableId, (table, changes) => {
+      const problems: Problem[] = [];
+      const values = rowValues(table, input, '', problems);
+      if (problems.length) fail(problems);
+      const row = this.insert(table, { batch_id: null, confidence: null }, values);
+      changes.upserted.push(row);
+      changes.rowDelta++;
+      return toRow(table, row);
+    });
+  }
+
+  async update(projectId: string, tableId: string, rowId: string, input: Record<string, unknown>) {
+    return this.write(projectId, tableId, (table, changes) => {
+      const previous = this.rows.get(table.seq, rowId);
+      if (!previous) throw rowNotFound(rowId);
+      const problems: Problem[] = [];
+      const values = rowValues(table, input, '', problems, previous.values);
+      if (problems.length) fail(problems);
+      const row = this.replaceValues(table, previous, values);
+      changes.upserted.push(row);
+      return toRow(table, row);
+    });
+  }
+
+  async remove(projectId: string, tableId: string, rowId: string) {
+    return this.write(projectId, tableId, (table, changes) => {
+      const row = this.rows.get(table.seq, rowId);
+      if (!row) throw rowNotFound(rowId);
+      this.rows.remove(table.seq, row, slotSpecs(table));
+      changes.removed.push(rowId);
+      changes.rowDelta--;
+      return { id: rowId };
+    });
+  }
+
+  /**
+   * Creates, then updates, then deletes, all in one transaction: any invalid item fails the whole
+   * request with a 400 whose `fields` name each bad item (`creates[3].amount`).
+   */
+  async bulk(projectId: string, tableId: string, input: BulkInput) {
+    return this.write(projectId, tableId, (table, changes) => {
+      const problems: Problem[] = [];
+      const resolve = columnResolver(table);
+      const creates = (input.creates ?? []).map((data, i) => rowValues(table, data, `creates[${i}]`, problems, undefined, resolve));
+      const updates = (input.updates ?? []).map((u, i) => {
+        const previous = this.rows.get(table.seq, u.id);
+        if (!previous) {
+          problems.push({ path: `updates[${i}].id`, error_key: 'row_not_found', message: `no row ${u.id} in this table` });
+          return null;
+        }
+        return { previous, values: rowValues(table, u.data, `updates[${i}].data`, problems, previous.values, resolve) };
+      });
+      const deletes = (input.deletes ?? []).map((id, i) => {
+        const row = this.rows.get(table.seq, id);
+        if (!row) problems.push({ path: `deletes[${i}]`, error_key: 'row_not_found', message: `no row ${id} in this table` });
+        return row;
+      });
+      if (problems.length) fail(problems);
+
+      const out = { created: [] as RowRecord[], updated: [] as RowRecord[], deleted: [] as string[] };
+      const written = this.insertAll(
+        table,
+        creates.map((values) => ({ values })),
+        changes,
+      );
+      out.created.push(...written.created);
+      out.updated.push(...written.merged);
+      for (const u of updates) {
+        const current = this.rows.get(table.seq, u!.previous.id);
+        // In replace mode the creates have just taken the place of every earlier row.
+        if (!current) continue;
+        const row = this.replaceValues(table, current, u!.values);
+        out.updated.push(row);
+        changes.upserted.push(row);
+      }
+      for (const row of deletes) {
+        // The same id listed twice is deleted once.
+        if (!this.rows.get(table.seq, row!.id)) continue;
+        this.rows.remove(table.seq, row!, slotSpecs(table));
+        out.deleted.push(row!.id);
+        changes.removed.push(row!.id);
+        changes.rowDelta--;
+      }
+      return {
+        created: out.created.map((r) => toRow(table, r)),
+        updated: out.updated.map((r) => toRow(table, r)),
+        deleted: out.deleted,
+      };
+    });
+  }
+
+  /**
+   * Inserts rows through the table's insert mode (append, dedup, merge, replace). Call inside the
+   * write transaction; extraction uses it with coerced values keyed by slot.
+   */
+  private insertAll(
+    table: TableRecord,
+    rows: Array<{ values: Record<number, unknown>; batch_id?: string | null; confidence?: number | null; source?: RowRecord['source'] }>,
+    changes: Changes,
+  ): { created: RowRecord[]; merged: RowRecord[] } {
+    const created: RowRecord[] = [];
+    const merged: RowRecord[] = [];
+    if (rows.length === 0) return { created, merged };
+    const mode = table.insert_mode;
+    if (mode === 'replace') {
+      const specs = slotSpecs(table);
+      const existing = [...this.rows.scanRows(table.seq, false)];
+      for (const row of existing) this.rows.remove(table.seq, row, specs);
+      changes.cleared = true;
+      changes.rowDelta = 0;
+    }
+    const matchSlots =
+      mode === 'dedup' || mode === 'merge'
+        ? (table.merge_columns_json ?? (mode === 'dedup' ? table.columns_json.map((c) => c.id) : [])).map((id) => table.slots[id]!)
+        : [];
+    for (const input of rows) {
+      const meta = { batch_id: input.batch_id ?? null, confidence: input.confidence ?? null, source: input.source };
+      if (matchSlots.length) {
+        const match = this.findMatch(table, matchSlots, input.values);
+        if (match && mode === 'dedup') continue;
+        if (match && mode === 'merge') {
+          const row = this.replaceValues(table, match, { ...match.values, ...input.values }, meta);
+          merged.push(row);
+          changes.upserted.push(row);
+          continue;
+        }
+      }
+      const row = this.insert(table, meta, input.values);
+      created.push(row);
+      changes.upserted.push(row);
+      changes.rowDelta++;
+    }
+    return { created, merged };
+  }
+
+  /** A row equal to `values` on every slot of `slots` (nulls equal nulls), found through the first slot's index. */
+  private findMatch(table: TableRecord, slots: number[], values: Record<number, unknown>): RowRecord | undefined {
+    const [first, ...rest] = slots as [number, ...number[]];
+    const key = indexValue(values[first] ?? null);
+    const bound = { value: key, inclusive: true };
+    const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+    for (const [, id] of this.rows.scanIndex(table.seq, first, bound, bound)) {
+      const row = this.rows.get(table.seq, id);
+      if (row && same(row.values[first], values[first]) && rest.every((s) => same(row.values[s], values[s]))) return row;
+    }
+    return undefined;
+  }
+
+  private insert(table: TableRecord, meta: Pick<RowRecord, 'batch_id' | 'confidence'> & { source?: RowRecord['source'] }, values: Record<number, unknown>): RowRecord {
+    const now = this.clock.now();
+    const row: RowRecord = { id: newId('row', now), created_at: now, updated_at: now, batch_id: meta.batch_id, confidence: meta.confidence, values };
+    if (meta.source) row.source = meta.source;
+    this.rows.put(table.seq, row, slotSpecs(table));
+    return row;
+  }
+
+  private replaceValues(table: TableRecord, previous: RowRecord, values: Record<number, unknown>, meta?: Partial<RowRecord>): RowRecord {
+    const row: RowRecord = { ...previous, ...meta, values, updated_at: Math.max(this.clock.now(), previous.updated_at) };
+    if (meta && meta.source === undefined) row.source = previous.source;
+    this.rows.put(table.seq, row, slotSpecs(table), previous);
+    return row;
+  }
+
+  /** Where a field's values are indexed; exported for extraction's own checks. */
+  slotOf(table: TableRecord, field: string): number | undefined {
+    return slotOf(table, field);
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Rows and their secondary index, keyed by the table's internal number:
+ *   rows       [seq, rowId]                  -> RowRecord  (row ids are ULIDs: key order is creation order)
+ *   row_index  [seq, slot, value, rowId]     -> 1          (one entry per column value; arrays one per element)
+ * Row writes and their index entries always change together inside one transaction.
+ */
+import type { Store } from './db';
+
+export type IndexValue = null | boolean | number | string;
+
+export interface RowRecord {
+  id: string;
+  created_at: number;
+  updated_at: number;
+  batch_id: string | null;
+  confidence: number | null;
+  /** Column values by slot. */
+  values: Record<number, unknown>;
+  /** The stored file the row was extracted from, if any. */
+  source?: { file: string; name: string; type: string } | null;
+}
+
+/** Slots of the indexed system fields (columns use slots from 1 up). */
+export const SYSTEM_SLOTS = { updated_at: -1, batch_id: -2, confidence: -3 } as const;
+
+/** Longer strings are indexed by their start; conditions are always checked again on the row. */
+export const INDEX_PREFIX = 200;
+
+/** The index form of one value: primitives as they are, strings cut, anything else as JSON text. */
+export function indexValue(value: unknown): IndexValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > INDEX_PREFIX ? text.slice(0, INDEX_PREFIX) : text;
+}
+
+/** The index entries of one slot of a row: arrays give one per distinct element, others one. */
+export function indexValues(value: unknown, multi: boolean): IndexValue[] {
+  if (multi) {
+    if (!Array.isArray(value)) return value === null || value === undefined ? [] : [indexValue(value)];
+    return [...new Set(value.map(indexValue))];
+  }
+  return [indexValue(value)];
+}
+
+export interface SlotSpec {
+  slot: number;
+  multi: boolean;
+}
+
+const END = '\uffff';
+
+export class RowsStore {
+  constructor(private readonly store: Store) {}
+
+  private get rows() {
+    return this.store.db<RowRecord, [number, string]>('rows');
+  }
+  private get index() {
+    // Index keys hold nulls, which lmdb's Key type leaves out though ordered-binary encodes them.
+    return this.store.db<number, any>('row_index');
+  }
+
+  get(seq: number, rowId: string): RowRecord | undefined {
+    return this.rows.get([seq, rowId]);
+  }
+
+  /** Writes a row and moves its index entries from `previous`. Call inside a transaction. */
+  put(seq: number, row: RowRecord, slots: SlotSpec[], previous?: RowRecord): void {
+    for (const { slot, multi } of slots) {
+      const next = indexValues(slotValue(row, slot), multi);
+      if (previous) {
+        const before = indexValues(slotValue(previous, slot), multi);
+        if (before.length === next.length && before.every((v, i) => v === next[i])) continue;
+        for (const v of before) this.index.removeSync([seq, slot, v, row.id]);
+      }
+      for (const v of next) this.index.putSync([seq, slot, v, row.id], 1);
+    }
+    this.rows.putSync([seq, row.id], row);
+  }
+
+  /** Removes a row and its index entries. Call inside a transaction. */
+  remove(seq: number, row: RowRecord, slots: SlotSpec[]): void {
+    for (const { slot, multi } of slots) {
+      for (const v of indexValues(slotValue(row, slot), multi)) this.index.removeSync([seq, slot, v, row.id]);
+    }
+    this.rows.removeSync([seq, row.id]);
+  }
+
+  /** Rows in id (= creation) order, from after `afterId` when given. */
+  *scanRows(seq: number, reverse: boolean, afterId?: string): Generator<RowRecord> {
+    const range = reverse
+      ? { start: afterId ? [seq, afterId] : [seq, END], end: [seq], reverse: true }
+      : { start: afterId ? [seq, afterId] : [seq], end: [seq, END] };
+    for (const { key, value } of this.rows.getRange(range as never)) {
+      if (afterId !== undefined && (key as [number, string])[1] === afterId) continue;
+      yield value;
+    }
+  }
+
+  /** Row ids of index entries between two keys (inclusive bounds unless told), in key order. */
+  *scanIndex(seq: number, slot: number, from: IndexKeyBound, to: IndexKeyBound, reverse = false): Generator<[IndexValue, string]> {
+    const lowKey = from ? boundKey(seq, slot, from, 'low') : [seq, slot];
+    const highKey = to ? boundKey(seq, slot, to, 'high') : [seq, slot + 1];
+    const range = reverse ? { start: highKey, end: lowKey, reverse: true } : { start: lowKey, end: highKey };
+    const resume = reverse ? to : from;
+    for (const key of this.index.getKeys(range as never)) {
+      const [, , value, id] = key as [number, number, IndexValue, string];
+      // A keyset bound starts at the last row sent; that row itself is not sent again.
+      if (resume?.afterId === id && resume.value === value) continue;
+      yield [value, id];
+    }
+  }
+
+  /** How many entries lie between two bounds, counting no further than `limit`. */
+  countIndex(seq: number, slot: number, from: IndexKeyBound, to: IndexKeyBound, limit: number): number {
+    const start = from ? boundKey(seq, slot, from, 'low') : [seq, slot];
+    const end = to ? boundKey(seq, slot, to, 'high') : [seq, slot + 1];
+    return this.index.getKeysCount({ start, end, limit } as never);
+  }
+
+  /** Deletes up to `batch` index entries of one slot; returns how many went. Call inside a transaction. */
+  dropSlotEntries(seq: number, slot: number, batch: number): number {
+    let n = 0;
+    for (const key of this.index.getKeys({ start: [seq, slot], end: [seq, slot + 1], limit: batch } as never)) {
+      this.index.removeSync(key as never);
+      n++;
+    }
+    return n;
+  }
+
+  /** Deletes up to `batch` rows and index entries of a table; returns how many went. Call inside a transaction. */
+  dropTableEntries(seq: number, batch: number): number {
+    let n = 0;
+    for (const key of this.index.getKeys({ start: [seq], end: [seq + 1], limit: batch } as never)) {
+      this.index.removeSync(key as never);
+      n++;
+    }
+    for (const key of this.rows.getKeys({ start: [seq], end: [seq + 1], limit: batch - n } as never)) {
+      this.rows.removeSync(key as never);
+      n++;
+    }
+    return n;
+  }
+}
+
+/**
+ * A bound of an index range: a value, and whether rows holding exactly that value are inside.
+ * `afterId` starts just after one row of that value (keyset paging).
+ */
+export type IndexKeyBound = { value: IndexValue; inclusive: boolean; afterId?: string } | null;
+
+function boundKey(seq: number, slot: number, bound: NonNullable<IndexKeyBound>, side: 'low' | 'high'): unknown[] {
+  if (bound.afterId !== undefined) return [seq, slot, bound.value, bound.afterId];
+  // [.., v] sorts before every [.., v, id]; [.., v, END] after them.
+  const beforeAll = [seq, slot, bound.value];
+  const afterAll = [seq, slot, bound.value, END];
+  if (side === 'low') return bound.inclusive ? beforeAll : afterAll;
+  return bound.inclusive ? afterAll : beforeAll;
+}
+
+export function slotValue(row: RowRecord, slot: number): unknown {
+  if (slot === SYSTEM_SLOTS.updated_at) return row.updated_at;
+  if (slot === SYSTEM_SLOTS.batch_id) return row.batch_id;
+  if (slot === SYSTEM_SLOTS.confidence) return row.confidence;
+  return row.values[slot] ?? null;
+}
