@@ -8,6 +8,7 @@ export function scheduleMaintenance(scheduler: Scheduler, services: Services, co
   scheduler.every('idempotency-purge', config.purgeIntervalMs, () => services.idempotency.purgeExpired());
   scheduler.every('tables-purge', config.purgeIntervalMs, async () => {
     await services.tables.purgeDeleted();
+    await services.tables.buildPendingSlots();
     await services.tables.cleanDroppedSlots();
   });
 }

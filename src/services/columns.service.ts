@@ -34,8 +34,8 @@ function searchSet(columns: Column[]): string {
 export class ColumnsService {
   constructor(private readonly tables: TablesService) {}
 
-  add(projectId: string, tableId: string, input: AddColumnInput, ifMatch: string | null): Promise<TableRecord> {
-    return this.tables.changeColumns(projectId, tableId, ifMatch, (table) => {
+  async add(projectId: string, tableId: string, input: AddColumnInput, ifMatch: string | null): Promise<TableRecord> {
+    return this.afterIndexing(projectId, await this.tables.changeColumns(projectId, tableId, ifMatch, (table) => {
       const id = input.id ?? columnIdFrom(input.name, new Set(table.columns_json.map((c) => c.id)));
       const column = normalizeColumn({ ...input, id });
       const columns = [...table.columns_json, column];
@@ -45,7 +45,7 @@ export class ColumnsService {
         searchChanged: isSearchable(column),
         pathOf: (i) => (i === last ? '' : `columns_json[${i}]`),
       };
-    });
+    }));
   }
 
   /** `order` is the full list of column ids in their new order. */
@@ -69,8 +69,8 @@ export class ColumnsService {
     });
   }
 
-  update(projectId: string, tableId: string, columnId: string, input: UpdateColumnInput, ifMatch: string | null): Promise<TableRecord> {
-    return this.tables.changeColumns(projectId, tableId, ifMatch, (table) => {
+  async update(projectId: string, tableId: string, columnId: string, input: UpdateColumnInput, ifMatch: string | null): Promise<TableRecord> {
+    return this.afterIndexing(projectId, await this.tables.changeColumns(projectId, tableId, ifMatch, (table) => {
       const index = table.columns_json.findIndex((c) => c.id === columnId);
       if (index < 0) throw columnNotFound(columnId);
       const current = table.columns_json[index]!;
@@ -81,18 +81,28 @@ export class ColumnsService {
         searchChanged: searchSet(columns) !== searchSet(table.columns_json),
         pathOf: (i) => (i === index ? '' : `columns_json[${i}]`),
       };
-    });
+    }));
   }
 
-  remove(projectId: string, tableId: string, columnId: string, ifMatch: string | null): Promise<TableRecord> {
-    return this.tables.changeColumns(projectId, tableId, ifMatch, (table) => {
+  async remove(projectId: string, tableId: string, columnId: string, ifMatch: string | null): Promise<TableRecord> {
+    return this.afterIndexing(projectId, await this.tables.changeColumns(projectId, tableId, ifMatch, (table) => {
       const column = table.columns_json.find((c) => c.id === columnId);
       if (!column) throw columnNotFound(columnId);
       if (table.columns_json.length === 1) {
         throw invalidInput('A table keeps at least one column', [{ path: 'columns_json', message: 'a table has 1 to 100 columns' }]);
       }
       return { columns: table.columns_json.filter((c) => c.id !== columnId), searchChanged: isSearchable(column) };
-    });
+    }));
+  }
+
+  /**
+   * Builds the index of new columns before answering, so the next query can use it; the entries of
+   * removed columns are left to the maintenance job (they are never read again).
+   */
+  private async afterIndexing(projectId: string, table: TableRecord): Promise<TableRecord> {
+    if (table.pending_slots.length === 0) return table;
+    await this.tables.buildPendingSlots(table.id);
+    return this.tables.get(projectId, table.id);
   }
 }
 

@@ -33,6 +33,12 @@ export function slotOf(table: TableRecord, field: string): number | undefined {
   return table.slots[field];
 }
 
+/** The slot of a field whose index is complete, or undefined (no index, or still being built). */
+function indexedSlot(table: TableRecord, field: string): number | undefined {
+  const slot = slotOf(table, field);
+  return slot === undefined || table.pending_slots.includes(slot) ? undefined : slot;
+}
+
 /** Every index a row of this table has: each column's slot and the indexed system fields. */
 export function slotSpecs(table: TableRecord): SlotSpec[] {
   const specs: SlotSpec[] = Object.values(SYSTEM_SLOTS).map((slot) => ({ slot, multi: false }));
@@ -86,7 +92,7 @@ export class RowsQuery {
     const plan = candidatePlan(query.filter, lookup);
     if (!plan) return null;
     const count = (probe: Probe) => {
-      const slot = slotOf(table, probe.field);
+      const slot = indexedSlot(table, probe.field);
       if (slot === undefined) return Infinity;
       let total = 0;
       for (const r of probe.ranges) {
@@ -156,6 +162,12 @@ export class RowsQuery {
    */
   private walk(table: TableRecord, query: ListQuery, keep: (r: RowRecord) => boolean, get: (r: RowRecord, f: string) => unknown): Page<RowRecord> {
     const [first, ...rest] = query.order as [OrderKey, ...OrderKey[]];
+    if (first.field !== 'created_at' && first.field !== 'id' && indexedSlot(table, first.field) === undefined) {
+      // Its index is still being built: check every row and sort in memory.
+      const found: RowRecord[] = [];
+      for (const row of this.rows.scanRows(table.seq, false)) if (keep(row)) found.push(row);
+      return this.pageInMemory(found, query, get);
+    }
     const single = rest.length === 0;
     const cursor = query.cursor;
     const skip = cursor ? 0 : ((query.page ?? 1) - 1) * query.limit;
@@ -238,72 +250,40 @@ export class RowsQuery {
   }
 
   /**
-   * Aggregates; without a filter they are read from index entries (values are in the keys, so no
-   * row is decoded), with one from the matching rows.
+   * Aggregates. Without a filter each is read from its column's index entries (values are in the
+   * keys, so no row is decoded) where there is one; the rest, and every aggregate under a filter,
+   * are computed from the rows.
    */
   aggregate(table: TableRecord, aggsText: string, filterText: string): Record<string, number | null> {
-    const spec = this.spec(table);
-    const aggs = parseAggs(aggsText, lookupIn(spec));
+    const aggs = parseAggs(aggsText, lookupIn(this.spec(table)));
     const out: Record<string, number | null> = {};
-    if (!filterText.trim()) {
-      for (const agg of aggs) out[agg.alias] = this.aggregateFromIndex(table, agg);
-      return out;
+    const fromRows: Agg[] = [];
+    for (const agg of aggs) {
+      const fromIndex = filterText.trim() ? undefined : this.aggregateFromIndex(table, agg);
+      if (fromIndex === undefined) fromRows.push(agg);
+      else out[agg.alias] = fromIndex;
     }
-    const get = rowField(table);
-    const state = aggs.map(() => ({ n: 0, sum: 0, min: Infinity, max: -Infinity, seen: new Set<unknown>() }));
-    for (const row of this.matching(table, filterText)) {
-      aggs.forEach((agg, i) => {
-        const st = state[i]!;
-        if (agg.field === null) {
-          st.n++;
-          return;
-        }
-        const v = get(row, agg.field);
-        if (v === null || v === undefined) return;
-        if (agg.fn === 'count') st.n++;
-        else if (agg.fn === 'count_distinct') for (const x of Array.isArray(v) ? v : [v]) st.seen.add(indexValue(x));
-        else if (typeof v === 'number') {
-          st.n++;
-          st.sum += v;
-          st.min = Math.min(st.min, v);
-          st.max = Math.max(st.max, v);
-        }
-      });
+    if (fromRows.length) {
+      const rows = filterText.trim() ? this.matching(table, filterText) : this.rows.scanRows(table.seq, false);
+      Object.assign(out, accumulate(fromRows, rows, rowField(table)));
     }
-    aggs.forEach((agg, i) => (out[agg.alias] = finishAgg(agg, state[i]!)));
-    return out;
+    // Keep the order the aggregates were asked in.
+    return Object.fromEntries(aggs.map((a) => [a.alias, out[a.alias] ?? null]));
   }
 
-  private aggregateFromIndex(table: TableRecord, agg: Agg): number | null {
+  /** An aggregate read from index entries alone, or undefined when it needs the rows. */
+  private aggregateFromIndex(table: TableRecord, agg: Agg): number | null | undefined {
     if (agg.field === null) return table.row_count;
-    const slot = slotOf(table, agg.field);
-    if (slot === undefined) {
-      // created_at and id have no index of their own: the rows are in that order already.
-      const st = { n: 0, sum: 0, min: Infinity, max: -Infinity, seen: new Set<unknown>() };
-      for (const row of this.rows.scanRows(table.seq, false)) {
-        const v = agg.field === 'id' ? row.id : row.created_at;
-        st.n++;
-        st.seen.add(v);
-        if (typeof v === 'number') {
-          st.sum += v;
-          st.min = Math.min(st.min, v);
-          st.max = Math.max(st.max, v);
-        }
-      }
-      return finishAgg(agg, st);
-    }
+    const slot = indexedSlot(table, agg.field);
+    const column = table.columns_json.find((c) => c.id === agg.field);
+    // created_at and id have no index of their own, a new column's may not be built yet, and a
+    // list-valued column's index holds elements rather than rows.
+    if (slot === undefined || (column && fieldTypeOf(column.type) === 'array')) return undefined;
     const numbers = { from: { value: true, inclusive: false }, to: { value: '', inclusive: false } } as const;
     const nonNull = { value: false, inclusive: true } as const;
     switch (agg.fn) {
-      case 'count': {
-        const column = table.columns_json.find((c) => c.id === agg.field);
-        if (column && fieldTypeOf(column.type) === 'array') {
-          let n = 0;
-          for (const row of this.rows.scanRows(table.seq, false)) if (row.values[slot] !== undefined && row.values[slot] !== null) n++;
-          return n;
-        }
+      case 'count':
         return this.rows.countIndex(table.seq, slot, nonNull, null, Number.MAX_SAFE_INTEGER);
-      }
       case 'min':
       case 'max': {
         for (const [v] of this.rows.scanIndex(table.seq, slot, numbers.from, numbers.to, agg.fn === 'max')) return v as number;
@@ -317,7 +297,7 @@ export class RowsQuery {
           n++;
           sum += v as number;
         }
-        return agg.fn === 'sum' ? (n ? sum : null) : n ? sum / n : null;
+        return n === 0 ? null : agg.fn === 'sum' ? sum : sum / n;
       }
       case 'count_distinct': {
         let n = 0;
@@ -333,8 +313,9 @@ export class RowsQuery {
 
   /** A column's most frequent values (nulls left out), optionally only those containing `q`. */
   distinct(table: TableRecord, columnId: string, limit: number, q: string | undefined): Array<string | number | boolean> {
-    const slot = table.slots[columnId];
-    if (slot === undefined) throw new ApiError(404, 'column_not_found', `Column ${columnId} not found in this table`);
+    if (table.slots[columnId] === undefined) throw new ApiError(404, 'column_not_found', `Column ${columnId} not found in this table`);
+    const slot = indexedSlot(table, columnId);
+    if (slot === undefined) throw new ApiError(503, 'service_unavailable', 'This column is still being indexed; try again shortly', {}, { 'Retry-After': '1' });
     const needle = q?.trim().toLowerCase() || null;
     const counts: Array<{ value: string | number | boolean; n: number }> = [];
     let low: IndexKeyBound = { value: false, inclusive: true };
@@ -350,6 +331,31 @@ export class RowsQuery {
     counts.sort((a, b) => b.n - a.n || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
     return counts.slice(0, limit).map((c) => c.value);
   }
+}
+
+/** Aggregates computed over rows (nulls left out; sums, averages and extremes over numbers only). */
+function accumulate(aggs: Agg[], rows: Iterable<RowRecord>, get: (r: RowRecord, f: string) => unknown): Record<string, number | null> {
+  const state = aggs.map(() => ({ n: 0, sum: 0, min: Infinity, max: -Infinity, seen: new Set<unknown>() }));
+  for (const row of rows) {
+    aggs.forEach((agg, i) => {
+      const st = state[i]!;
+      if (agg.field === null) {
+        st.n++;
+        return;
+      }
+      const v = get(row, agg.field);
+      if (v === null || v === undefined) return;
+      if (agg.fn === 'count') st.n++;
+      else if (agg.fn === 'count_distinct') for (const x of Array.isArray(v) ? v : [v]) st.seen.add(indexValue(x));
+      else if (typeof v === 'number') {
+        st.n++;
+        st.sum += v;
+        st.min = Math.min(st.min, v);
+        st.max = Math.max(st.max, v);
+      }
+    });
+  }
+  return Object.fromEntries(aggs.map((agg, i) => [agg.alias, finishAgg(agg, state[i]!)]));
 }
 
 function finishAgg(agg: Agg, st: { n: number; sum: number; min: number; max: number; seen: Set<unknown> }): number | null {

@@ -11,6 +11,7 @@ import type { MetaStore } from '../store/meta.store';
 import type { RowsStore } from '../store/rows.store';
 import type { SearchIndexes } from '../search/search';
 import type { Column, InsertMode, Strictness, TableRecord, TablesStore } from '../store/tables.store';
+import { fieldTypeOf } from './row-fields';
 import { checkColumns, checkDefaultSort, normalizeColumn, resolveMergeColumns, type ColumnInput } from './columns.rules';
 
 /** How long a deleted table can be restored. */
@@ -36,7 +37,7 @@ export const TABLE_LIST: ListSpec = {
   ],
 };
 
-export type Table = Omit<TableRecord, 'revision' | 'seq' | 'slots' | 'next_slot' | 'dropped_slots'>;
+export type Table = Omit<TableRecord, 'revision' | 'seq' | 'slots' | 'next_slot' | 'dropped_slots' | 'pending_slots'>;
 
 export interface CreateTableInput {
   name: string;
@@ -59,13 +60,13 @@ export interface UpdateTableInput {
 }
 
 export function toTable(record: TableRecord): Table {
-  const { revision: _r, seq: _s, slots: _sl, next_slot: _n, dropped_slots: _d, ...table } = record;
+  const { revision: _r, seq: _s, slots: _sl, next_slot: _n, dropped_slots: _d, pending_slots: _p, ...table } = record;
   return table;
 }
 
 /** Slots for a new table's columns: 1, 2, 3, ... */
-function initialSlots(columns: Column[]): Pick<TableRecord, 'slots' | 'next_slot' | 'dropped_slots'> {
-  return { slots: Object.fromEntries(columns.map((c, i) => [c.id, i + 1])), next_slot: columns.length + 1, dropped_slots: [] };
+function initialSlots(columns: Column[]): Pick<TableRecord, 'slots' | 'next_slot' | 'dropped_slots' | 'pending_slots'> {
+  return { slots: Object.fromEntries(columns.map((c, i) => [c.id, i + 1])), next_slot: columns.length + 1, dropped_slots: [], pending_slots: [] };
 }
 
 export function etagOf(record: TableRecord): string {
@@ -254,15 +255,24 @@ export class TablesService {
         defaultSort = null;
       }
       const slots: Record<string, number> = {};
+      const pending = new Set(table.pending_slots);
       let nextSlot = table.next_slot;
-      for (const c of columns) slots[c.id] = table.slots[c.id] ?? nextSlot++;
+      const multi = (c: Column | undefined) => c !== undefined && fieldTypeOf(c.type) === 'array';
+      for (const c of columns) {
+        const before = table.columns_json.find((b) => b.id === c.id);
+        slots[c.id] = table.slots[c.id] ?? nextSlot++;
+        // A new column has no entries for the rows already there; one that turns list-valued (or back) needs them again.
+        if (!before || multi(before) !== multi(c)) pending.add(slots[c.id]!);
+      }
       const dropped = Object.entries(table.slots).filter(([id]) => !ids.has(id)).map(([, slot]) => slot);
+      for (const slot of dropped) pending.delete(slot);
       const next: TableRecord = {
         ...table,
         columns_json: columns,
         slots,
         next_slot: nextSlot,
         dropped_slots: [...table.dropped_slots, ...dropped],
+        pending_slots: [...pending],
         merge_columns_json: merge?.length ? merge : null,
         default_sort: defaultSort,
         data_version: table.data_version + 1,
@@ -301,20 +311,46 @@ export class TablesService {
     return purged;
   }
 
-  /** Deletes the index entries of removed columns, a batch at a time. */
-  async cleanDroppedSlots(): Promise<number> {
-    let cleaned = 0;
-    for (const table of this.tables.withDroppedSlots()) {
-      for (const slot of table.dropped_slots) {
-        let n: number;
-        while ((n = await this.store.transaction(() => this.rows.dropSlotEntries(table.seq, slot, PURGE_BATCH))) > 0) cleaned += n;
-        await this.store.transaction(() => {
-          const current = this.tables.get(table.id);
-          if (current) this.tables.putRecord({ ...current, dropped_slots: current.dropped_slots.filter((s) => s !== slot) });
-        });
+  /**
+   * Builds the index of pending slots (new columns, or columns that became list-valued or stopped
+   * being), a batch per transaction: first clearing what the slot held, then an entry per row. The
+   * slot leaves `pending_slots` only when done, so after a crash the next run starts it again.
+   */
+  async buildPendingSlots(tableId?: string): Promise<void> {
+    const tables = tableId ? [this.tables.get(tableId)].filter((t): t is TableRecord => !!t) : this.tables.withSlotWork();
+    for (const table of tables) {
+      for (const slot of table.pending_slots) {
+        const column = table.columns_json.find((c) => table.slots[c.id] === slot);
+        while ((await this.store.transaction(() => this.rows.dropSlotEntries(table.seq, slot, PURGE_BATCH))) > 0);
+        if (column) {
+          const spec = { slot, multi: fieldTypeOf(column.type) === 'array' };
+          let after: string | undefined;
+          do after = await this.store.transaction(() => this.rows.indexSlot(table.seq, spec, after, PURGE_BATCH));
+          while (after !== undefined);
+        }
+        await this.updateSlots(table.id, (t) => ({ pending_slots: t.pending_slots.filter((s) => s !== slot) }));
       }
     }
-    return cleaned;
+  }
+
+  /** Deletes the index entries of removed columns, a batch per transaction; returns how many. */
+  async cleanDroppedSlots(): Promise<number> {
+    let deleted = 0;
+    for (const table of this.tables.withSlotWork()) {
+      for (const slot of table.dropped_slots) {
+        let n: number;
+        while ((n = await this.store.transaction(() => this.rows.dropSlotEntries(table.seq, slot, PURGE_BATCH))) > 0) deleted += n;
+        await this.updateSlots(table.id, (t) => ({ dropped_slots: t.dropped_slots.filter((s) => s !== slot) }));
+      }
+    }
+    return deleted;
+  }
+
+  private updateSlots(tableId: string, change: (t: TableRecord) => Partial<TableRecord>): Promise<void> {
+    return this.store.transaction(() => {
+      const current = this.tables.get(tableId);
+      if (current) this.tables.putRecord({ ...current, ...change(current) });
+    });
   }
 }
 

@@ -120,6 +120,18 @@ export class RowsStore {
     return this.index.getKeysCount({ start, end, limit } as never);
   }
 
+  /** Writes the index entries of one slot for a batch of rows after `afterId`; returns the last row id done. */
+  indexSlot(seq: number, spec: SlotSpec, afterId: string | undefined, batch: number): string | undefined {
+    let last: string | undefined;
+    let n = 0;
+    for (const row of this.scanRows(seq, false, afterId)) {
+      for (const v of indexValues(slotValue(row, spec.slot), spec.multi)) this.index.putSync([seq, spec.slot, v, row.id], 1);
+      last = row.id;
+      if (++n >= batch) break;
+    }
+    return last;
+  }
+
   /** Deletes up to `batch` index entries of one slot; returns how many went. Call inside a transaction. */
   dropSlotEntries(seq: number, slot: number, batch: number): number {
     let n = 0;

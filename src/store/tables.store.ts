@@ -49,6 +49,8 @@ export interface TableRecord {
   next_slot: number;
   /** Slots of removed columns whose index entries are still to be cleaned up. */
   dropped_slots: number[];
+  /** Slots whose index is being (re)built; queries do not use them until it is complete. */
+  pending_slots: number[];
 }
 
 export class TablesStore {
@@ -105,9 +107,14 @@ export class TablesStore {
     this.tables.putSync(table.id, table);
   }
 
-  /** Tables whose removed columns still have index entries to clean up. */
-  withDroppedSlots(): TableRecord[] {
-    return [...this.tables.getRange().filter(({ value }) => value.dropped_slots.length > 0).map(({ value }) => value)];
+  /** Tables with index work left: removed columns to clean up or slots to build. */
+  withSlotWork(): TableRecord[] {
+    return [
+      ...this.tables
+        .getRange()
+        .filter(({ value }) => value.dropped_slots.length > 0 || value.pending_slots.length > 0)
+        .map(({ value }) => value),
+    ];
   }
 
   /** Ids of tables soft-deleted at or before `cutoff`. */

@@ -1,0 +1,327 @@
+/**
+ * Row queries through HTTP against a plain evaluation written independently here: every filter
+ * operator on every column type, orderings with nulls, cursors, q, aggregates and distinct.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { expectError, startApp, type TestApp } from '../helpers/app';
+
+const TABLES = '/v1/projects/proj_default/tables';
+const COLUMNS = [
+  { id: 'name', name: 'Name' },
+  { id: 'num', name: 'Num', type: 'number' },
+  { id: 'cur', name: 'Cur', type: 'currency', currency_code: 'USD' },
+  { id: 'dt', name: 'Dt', type: 'date' },
+  { id: 'st', name: 'St', type: 'enum', options: ['open', 'paid', 'void', 'draft'] },
+  { id: 'ok', name: 'Ok', type: 'boolean' },
+  { id: 'em', name: 'Em', type: 'email' },
+  { id: 'txt', name: 'Txt', type: 'text' },
+  { id: 'tags', name: 'Tags', type: 'multi_select', options: ['a', 'b', 'c', 'd'] },
+];
+type Row = Record<string, any>;
+
+let seed = 42;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+const maybe = <T>(v: T) => (rand() < 0.1 ? null : v);
+const NAMES = ['Acme', 'acme corp', 'Beta', 'Gamma (EU)', 'delta, inc.', 'Zed', 'Émile'];
+const WORDS = ['invoice', 'freight', 'consulting', 'license', 'hardware', 'travel', 'catering'];
+
+function makeRow(i: number): Row {
+  return {
+    name: maybe(pick(NAMES)),
+    num: maybe(rand() < 0.2 ? Math.round(rand() * 2000) / 10 - 50 : Math.floor(rand() * 200) - 50),
+    cur: maybe(Math.round(rand() * 100000) / 100),
+    dt: maybe(`2024-${String(1 + Math.floor(rand() * 12)).padStart(2, '0')}-${String(1 + Math.floor(rand() * 28)).padStart(2, '0')}`),
+    st: maybe(pick(['open', 'paid', 'void', 'draft'])),
+    ok: maybe(rand() < 0.5),
+    em: maybe(`user${i}@${pick(['x.com', 'y.org'])}`),
+    txt: maybe(`${pick(WORDS)} ${pick(WORDS)} ${i}`),
+    tags: maybe(['a', 'b', 'c', 'd'].filter(() => rand() < 0.35)),
+  };
+}
+
+let app: TestApp;
+let base: string;
+let rows: Row[] = [];
+beforeAll(async () => {
+  app = await startApp();
+  const table = await app.request('POST', TABLES, { body: { name: 'Query', columns_json: COLUMNS } });
+  base = `${TABLES}/${table.body.id}`;
+  for (let b = 0; b < 3; b++) {
+    const creates = Array.from({ length: 1000 }, (_, i) => makeRow(b * 1000 + i));
+    const reply = await app.request('POST', `${base}/rows/bulk`, { body: { creates } });
+    expect(reply.status).toBe(200);
+    rows.push(...reply.body.created);
+  }
+});
+afterAll(() => app.close());
+
+async function all(qs: string): Promise<Row[]> {
+  const out: Row[] = [];
+  let cursor: string | null = null;
+  do {
+    const url: string = `${base}/rows?limit=100&${qs}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const reply = await app.request('GET', url);
+    expect(reply.status).toBe(200);
+    out.push(...reply.body.rows);
+    cursor = reply.body.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+// ------------------------------------------------------------ the independent evaluation
+const isNull = (v: unknown) => v === null || v === undefined;
+const like = (pattern: string, flags = '') => new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, flags);
+type Pred = (r: Row) => boolean;
+const cmp = (f: string, op: (a: number) => boolean): Pred => (r) => typeof r[f] === 'number' && op(r[f]);
+
+const CASES: Array<[string, Pred]> = [
+  ['name.eq.Acme', (r) => r.name === 'Acme'],
+  ['name.neq.Acme', (r) => !isNull(r.name) && r.name !== 'Acme'],
+  ['name.like.*cme*', (r) => typeof r.name === 'string' && like('*cme*').test(r.name)],
+  ['name.like.acme*', (r) => typeof r.name === 'string' && r.name.startsWith('acme')],
+  ['name.ilike.ACME*', (r) => typeof r.name === 'string' && r.name.toLowerCase().startsWith('acme')],
+  ['name.in.("delta, inc.","Gamma (EU)")', (r) => r.name === 'delta, inc.' || r.name === 'Gamma (EU)'],
+  ['name.nin.(Zed,Beta)', (r) => !isNull(r.name) && r.name !== 'Zed' && r.name !== 'Beta'],
+  ['name.is.null', (r) => isNull(r.name)],
+  ['name.is.notnull', (r) => !isNull(r.name)],
+  ['name.contains.ta', (r) => typeof r.name === 'string' && r.name.includes('ta')],
+  ['name.eq.Émile', (r) => r.name === 'Émile'],
+  ['num.eq.7', (r) => r.num === 7],
+  ['num.neq.7', (r) => !isNull(r.num) && r.num !== 7],
+  ['num.gt.100', cmp('num', (a) => a > 100)],
+  ['num.gte.100', cmp('num', (a) => a >= 100)],
+  ['num.lt.-40', cmp('num', (a) => a < -40)],
+  ['num.lte.-40.5', cmp('num', (a) => a <= -40.5)],
+  ['num.gt.0', cmp('num', (a) => a > 0)],
+  ['num.in.(1,2,3,50.5)', (r) => [1, 2, 3, 50.5].includes(r.num)],
+  ['num.nin.(1,2)', (r) => !isNull(r.num) && r.num !== 1 && r.num !== 2],
+  ['num.is.null', (r) => isNull(r.num)],
+  ['cur.gte.900', cmp('cur', (a) => a >= 900)],
+  ['cur.lt.10.5', cmp('cur', (a) => a < 10.5)],
+  ['dt.eq.2024-03-05', (r) => r.dt === '2024-03-05'],
+  ['dt.like.2024-03*', (r) => typeof r.dt === 'string' && r.dt.startsWith('2024-03')],
+  ['dt.in.(2024-01-01,2024-12-28)', (r) => r.dt === '2024-01-01' || r.dt === '2024-12-28'],
+  ['dt.is.notnull', (r) => !isNull(r.dt)],
+  ['st.eq.paid', (r) => r.st === 'paid'],
+  ['st.neq.paid', (r) => !isNull(r.st) && r.st !== 'paid'],
+  ['st.in.(void,draft)', (r) => r.st === 'void' || r.st === 'draft'],
+  ['st.is.null', (r) => isNull(r.st)],
+  ['ok.eq.true', (r) => r.ok === true],
+  ['ok.neq.true', (r) => r.ok === false],
+  ['ok.ne.false', (r) => r.ok === true],
+  ['ok.is.null', (r) => isNull(r.ok)],
+  ['em.eq.user77@x.com', (r) => r.em === 'user77@x.com'],
+  ['em.ilike.*@Y.ORG', (r) => typeof r.em === 'string' && r.em.endsWith('@y.org')],
+  ['txt.like.freight*', (r) => typeof r.txt === 'string' && r.txt.startsWith('freight')],
+  ['txt.contains.travel', (r) => typeof r.txt === 'string' && r.txt.includes('travel')],
+  ['tags.contains.a', (r) => Array.isArray(r.tags) && r.tags.includes('a')],
+  ['tags.is.null', (r) => isNull(r.tags)],
+  ['created_at.gt.0', () => true],
+  ['batch_id.is.null', () => true],
+  ['or(st.eq.paid,num.gt.140)', (r) => r.st === 'paid' || (typeof r.num === 'number' && r.num > 140)],
+  ['or(em.eq.user5@x.com,em.eq.user6@y.org,num.eq.-50)', (r) => r.em === 'user5@x.com' || r.em === 'user6@y.org' || r.num === -50],
+  ['st.eq.open,ok.eq.true,num.gte.0', (r) => r.st === 'open' && r.ok === true && typeof r.num === 'number' && r.num >= 0],
+  ['and(tags.contains.b,or(name.ilike.acme*,dt.like.2024-0*))', (r) =>
+    Array.isArray(r.tags) && r.tags.includes('b') && ((typeof r.name === 'string' && r.name.toLowerCase().startsWith('acme')) || (typeof r.dt === 'string' && r.dt.startsWith('2024-0')))],
+];
+
+describe('every filter operator on every column type matches the plain evaluation', () => {
+  for (const [filter, pred] of CASES) {
+    test(filter, async () => {
+      const got = (await all(`filter=${encodeURIComponent(filter)}&order=id.asc`)).map((r) => r.id);
+      const want = rows.filter(pred).map((r) => r.id);
+      expect(got).toEqual(want);
+    });
+  }
+});
+
+describe('ordering', () => {
+  const compare = (keys: Array<[string, boolean, boolean]>) => (a: Row, b: Row) => {
+    for (const [f, desc, nullsFirst] of keys) {
+      const [x, y] = [a[f], b[f]];
+      if (isNull(x) || isNull(y)) {
+        if (isNull(x) && isNull(y)) continue;
+        return isNull(x) === nullsFirst ? -1 : 1;
+      }
+      if (x !== y) return (x < y ? -1 : 1) * (desc ? -1 : 1);
+    }
+    return (a.id < b.id ? -1 : 1) * (keys[keys.length - 1]![1] ? -1 : 1);
+  };
+  const cases: Array<[string, Array<[string, boolean, boolean]>, string?, Pred?]> = [
+    ['num.asc', [['num', false, false]]],
+    ['num.desc', [['num', true, true]]],
+    ['num.desc.nullslast', [['num', true, false]]],
+    ['num.asc.nullsfirst', [['num', false, true]]],
+    ['dt.desc,num.asc', [['dt', true, true], ['num', false, false]]],
+    ['st.asc,ok.desc.nullslast,cur.desc', [['st', false, false], ['ok', true, false], ['cur', true, true]]],
+    ['created_at.desc', [['created_at', true, true]]],
+    ['name.asc', [['name', false, false]], 'num.gt.50', cmp('num', (a) => a > 50)],
+    ['em.desc', [['em', true, true]], 'st.eq.paid', (r) => r.st === 'paid'],
+    ['cur.asc', [['cur', false, false]], 'or(st.eq.void,ok.eq.false)', (r) => r.st === 'void' || r.ok === false],
+  ];
+  for (const [order, keys, filter, pred = () => true] of cases) {
+    test(`${order}${filter ? ` with ${filter}` : ''}`, async () => {
+      const got = (await all(`order=${order}${filter ? `&filter=${encodeURIComponent(filter)}` : ''}`)).map((r) => r.id);
+      const want = [...rows].filter(pred).sort(compare(keys)).map((r) => r.id);
+      expect(got).toEqual(want);
+    });
+  }
+
+  test('page paging gives the same sequence as cursors', async () => {
+    const byCursor = (await all('order=num.desc')).map((r) => r.id);
+    const byPage: string[] = [];
+    for (let page = 1; ; page++) {
+      const reply = await app.request('GET', `${base}/rows?order=num.desc&limit=100&page=${page}`);
+      byPage.push(...reply.body.rows.map((r: Row) => r.id));
+      if (!reply.body.hasMore) break;
+    }
+    expect(byPage).toEqual(byCursor);
+  });
+
+  test("the table's default_sort applies when no order is given", async () => {
+    const t = await app.request('POST', TABLES, { body: { name: 'Sorted', columns_json: [{ id: 'n', name: 'N', type: 'number' }], default_sort: 'n.asc' } });
+    const url = `${TABLES}/${t.body.id}`;
+    await app.request('POST', `${url}/rows/bulk`, { body: { creates: [{ n: 3 }, { n: 1 }, { n: 2 }] } });
+    expect((await app.request('GET', `${url}/rows`)).body.rows.map((r: Row) => r.n)).toEqual([1, 2, 3]);
+    expect((await app.request('GET', `${url}/rows?order=n.desc`)).body.rows.map((r: Row) => r.n)).toEqual([3, 2, 1]);
+  });
+
+  test('a list query that breaks the rules is 400', async () => {
+    for (const qs of ['order=tags', 'order=nope', 'filter=num.like.1*', 'filter=tags.eq.a', 'filter=ok.gt.true', 'select=id,nope', 'limit=101']) {
+      expectError(await app.request('GET', `${base}/rows?${qs}`), 400, 'invalid_input');
+    }
+  });
+});
+
+describe('cursors under concurrent inserts', () => {
+  test('paging while rows are added skips and repeats nothing that was there before', async () => {
+    for (const order of ['created_at.desc', 'num.asc', 'st.asc,cur.desc']) {
+      const before = new Set((await all(`order=${order}`)).map((r) => r.id));
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let round = 0;
+      do {
+        const url: string = `${base}/rows?limit=100&order=${order}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+        const [reply] = await Promise.all([
+          app.request('GET', url),
+          app.request('POST', `${base}/rows/bulk`, { body: { creates: Array.from({ length: 20 }, (_, i) => makeRow(10_000 + round * 100 + i)) } }),
+        ]);
+        expect({ status: reply.status, order, error: reply.body.message }).toEqual({ status: 200, order, error: undefined });
+        seen.push(...reply.body.rows.map((r: Row) => r.id));
+        cursor = reply.body.nextCursor;
+        round++;
+      } while (cursor);
+      const old = seen.filter((id) => before.has(id));
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(old.length).toBe(before.size);
+    }
+    rows = (await all('order=id.asc')) as Row[];
+  });
+});
+
+describe('q (full-text search)', () => {
+  test('every term must match; combines with filter and order; prefixes and small typos match', async () => {
+    const want = (pred: Pred) => rows.filter(pred).map((r) => r.id).sort();
+    const words = (r: Row) => [r.name, r.em, r.txt, r.st].filter((v) => typeof v === 'string').join(' ').toLowerCase();
+    const got = (await all('q=freight%20travel&order=id.asc')).map((r) => r.id).sort();
+    expect(got).toEqual(want((r) => words(r).includes('freight') && words(r).includes('travel')));
+    const filtered = await all('q=consulting&filter=st.eq.paid&order=num.desc');
+    expect(filtered.map((r) => r.id).sort()).toEqual(want((r) => words(r).includes('consulting') && r.st === 'paid'));
+    expect(filtered.every((r, i) => i === 0 || isNull(r.num) || isNull(filtered[i - 1]!.num) || filtered[i - 1]!.num >= r.num)).toBe(true);
+    expect((await all('q=consul')).length).toBe(want((r) => words(r).includes('consult')).length);
+    expect((await all('q=catterng')).length).toBe(want((r) => words(r).includes('catering')).length);
+    expect(await all('q=nothingmatchesthis')).toEqual([]);
+  });
+
+  test('the index follows writes and searchable changes, and is right after a restart', async () => {
+    const created = await app.request('POST', `${base}/rows`, { body: { txt: 'zanzibar shipment', num: 1 } });
+    expect((await all('q=zanzibar')).map((r) => r.id)).toEqual([created.body.id]);
+    await app.request('PATCH', `${base}/rows/${created.body.id}`, { body: { txt: 'madagascar shipment' } });
+    expect(await all('q=zanzibar')).toEqual([]);
+    expect((await all('q=madagascar')).map((r) => r.id)).toEqual([created.body.id]);
+    await app.request('PATCH', `${base}/columns/txt`, { body: { searchable: false } });
+    expect(await all('q=madagascar')).toEqual([]);
+    await app.request('PATCH', `${base}/columns/txt`, { body: { searchable: true } });
+    expect((await all('q=madagascar')).map((r) => r.id)).toEqual([created.body.id]);
+
+    const restarted = await startApp({ dataDir: app.dataDir });
+    try {
+      const reply = await restarted.request('GET', `${base}/rows?q=madagascar`);
+      expect(reply.body.rows.map((r: Row) => r.id)).toEqual([created.body.id]);
+    } finally {
+      await restarted.store.close();
+    }
+    await app.request('DELETE', `${base}/rows/${created.body.id}`);
+    expect(await all('q=madagascar')).toEqual([]);
+  });
+});
+
+describe('aggregate', () => {
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  test('without and with a filter, every function, aliases and defaults', async () => {
+    const nums = rows.map((r) => r.num).filter((v) => typeof v === 'number');
+    const reply = await app.request('GET', `${base}/rows/aggregate?aggs=count,count:num,sum:num,avg:num,min:num,max:num,n=count_distinct:st,tags=count:tags`);
+    expect(reply.status).toBe(200);
+    expect(reply.body.count).toBe(rows.length);
+    expect(reply.body.count_num).toBe(nums.length);
+    expect(reply.body.sum_num).toBeCloseTo(sum(nums), 6);
+    expect(reply.body.avg_num).toBeCloseTo(sum(nums) / nums.length, 6);
+    expect(reply.body.min_num).toBe(Math.min(...nums));
+    expect(reply.body.max_num).toBe(Math.max(...nums));
+    expect(reply.body.n).toBe(4);
+    expect(reply.body.tags).toBe(rows.filter((r) => Array.isArray(r.tags)).length);
+    expect(Object.keys(reply.body)).toEqual(['count', 'count_num', 'sum_num', 'avg_num', 'min_num', 'max_num', 'n', 'tags']);
+
+    const paid = rows.filter((r) => r.st === 'paid');
+    const curs = paid.map((r) => r.cur).filter((v) => typeof v === 'number');
+    const filtered = await app.request('GET', `${base}/rows/aggregate?aggs=count,total=sum:cur,max:cur,count_distinct:dt&filter=st.eq.paid`);
+    expect(filtered.body.count).toBe(paid.length);
+    expect(filtered.body.total).toBeCloseTo(sum(curs), 6);
+    expect(filtered.body.max_cur).toBe(Math.max(...curs));
+    expect(filtered.body.count_distinct_dt).toBe(new Set(paid.map((r) => r.dt).filter((v) => v !== null)).size);
+    const none = await app.request('GET', `${base}/rows/aggregate?aggs=sum:num,avg:num,count&filter=num.gt.100000`);
+    expect(none.body).toEqual({ sum_num: null, avg_num: null, count: 0 });
+  });
+
+  test('bad aggregates are 400 naming the item', async () => {
+    const cases: Array<[string, string]> = [
+      ['sum:name', 'needs a number'],
+      ['sum:ghost', 'unknown column "ghost"'],
+      ['median:num', 'unknown function'],
+      ['sum', 'needs a column'],
+      ['count,,sum:num', 'comma-separated'],
+      ['sum:num,sum:num', 'named twice'],
+      ['x y=count', 'is not fn'],
+    ];
+    for (const [aggs, message] of cases) {
+      const body = expectError(await app.request('GET', `${base}/rows/aggregate?aggs=${encodeURIComponent(aggs)}`), 400, 'invalid_input');
+      expect(body.message).toContain(message);
+      expect(body.fields).toHaveProperty('aggs');
+    }
+    expectError(await app.request('GET', `${base}/rows/aggregate`), 400, 'invalid_input');
+    expectError(await app.request('GET', `${base}/rows/aggregate?aggs=count&filter=ghost.eq.1`), 400, 'invalid_input');
+    expectError(await app.request('GET', `${TABLES}/tbl_nope/rows/aggregate?aggs=count`), 404, 'table_not_found');
+  });
+});
+
+describe('distinct', () => {
+  test('values by frequency, limit and q; 404 for unknown columns', async () => {
+    const counts = new Map<string, number>();
+    for (const r of rows) if (r.st !== null) counts.set(r.st, (counts.get(r.st) ?? 0) + 1);
+    const want = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([v]) => v);
+    expect((await app.request('GET', `${base}/columns/st/distinct`)).body).toEqual({ values: want });
+    expect((await app.request('GET', `${base}/columns/st/distinct?limit=2`)).body.values).toEqual(want.slice(0, 2));
+    expect((await app.request('GET', `${base}/columns/st/distinct?q=AI`)).body.values).toEqual(['paid']);
+    const tags = (await app.request('GET', `${base}/columns/tags/distinct`)).body.values;
+    expect([...tags].sort()).toEqual(['a', 'b', 'c', 'd']);
+    const nums = (await app.request('GET', `${base}/columns/num/distinct?limit=500`)).body.values;
+    expect(nums.length).toBe(500);
+    expect(nums.every((v: unknown) => typeof v === 'number')).toBe(true);
+    expectError(await app.request('GET', `${base}/columns/st/distinct?limit=0`), 400, 'invalid_input');
+    expectError(await app.request('GET', `${base}/columns/st/distinct?limit=501`), 400, 'invalid_input');
+    expectError(await app.request('GET', `${base}/columns/st/distinct?q=${'x'.repeat(201)}`), 400, 'invalid_input');
+    expectError(await app.request('GET', `${base}/columns/ghost/distinct`), 404, 'column_not_found');
+    expectError(await app.request('GET', `${TABLES}/tbl_nope/columns/st/distinct`), 404, 'table_not_found');
+  });
+});
