@@ -2,6 +2,7 @@
 export {};
 const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   http: () => import('./http'),
+  rows: () => import('./rows'),
 };
 
 const wanted = process.argv.slice(2);

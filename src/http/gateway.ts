@@ -85,12 +85,12 @@ export class Gateway {
     if (declared > limit) throw tooLarge(limit);
 
     let inner = request;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<Response>((resolve) => {
-      const timer = setTimeout(
+      timer = setTimeout(
         () => resolve(errorResponse(new ApiError(408, 'request_timeout', `The request took longer than ${this.config.requestTimeoutMs} ms`))),
         this.config.requestTimeoutMs,
       );
-      timer.unref?.();
     });
     const key = request.method === 'POST' ? request.headers.get('idempotency-key') : null;
     let work: Promise<Response>;
@@ -103,8 +103,12 @@ export class Gateway {
     } else {
       work = this.app.handle(inner);
     }
-    const response = await Promise.race([work, deadline]);
-    return { response, keyId: requestInfo(inner).keyId };
+    try {
+      const response = await Promise.race([work, deadline]);
+      return { response, keyId: requestInfo(inner).keyId };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private bodyLimit(request: Request): number {

@@ -16,7 +16,7 @@ import { parseAggs, type Agg } from '../query/aggs';
 import { parseFilter } from '../query/filter';
 import type { OrderKey } from '../query/order';
 import { candidatePlan, type Bound, type Probe } from '../query/plan';
-import type { SearchIndexes } from '../search/search';
+import { queryTerms, type SearchIndexes } from '../search/search';
 import { SYSTEM_SLOTS, indexValue, type IndexKeyBound, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
 import { fieldTypeOf, rowListSpec } from './row-fields';
@@ -26,7 +26,11 @@ import { rowField, toRow } from './row-values';
 export const DISTINCT_SCAN_CAP = 20_000;
 
 /** The most rows a list fetches by id before it walks an order index instead. */
-export const CANDIDATE_CAP = 1000;
+export const CANDIDATE_CAP = 300;
+/** Rows a `q` list checks in order before it asks the search index which rows match. */
+export const SEARCH_WALK = 2000;
+/** The most search results fetched and sorted; past it the rows are walked in order. */
+export const SEARCH_CAP = 5000;
 
 export function slotOf(table: TableRecord, field: string): number | undefined {
   if (field in SYSTEM_SLOTS) return SYSTEM_SLOTS[field as keyof typeof SYSTEM_SLOTS];
@@ -71,20 +75,28 @@ export class RowsQuery {
   private page(table: TableRecord, spec: ListSpec, query: ListQuery): Page<RowRecord> {
     const get = rowField(table);
     const matches = compileFilter(query.filter, get);
-    const searched = query.terms.length ? this.search.search(table, query.terms) : null;
-    const keep = (row: RowRecord) => (searched === null || searched.has(row.id)) && matches(row);
+    const terms = query.terms.flatMap(queryTerms);
+    const textMatch = terms.length ? this.search.matcher(table, terms) : null;
+    const keep = textMatch ? (row: RowRecord) => matches(row) && textMatch(row) : matches;
 
-    let ids = this.candidates(table, query, lookupIn(spec));
-    if (ids === null && searched !== null && searched.size <= CANDIDATE_CAP) ids = [...searched];
-    if (ids !== null) {
-      const found: RowRecord[] = [];
-      for (const id of ids) {
-        const row = this.rows.get(table.seq, id);
-        if (row && keep(row)) found.push(row);
-      }
-      return this.pageInMemory(found, query, get);
+    const ids = this.candidates(table, query, lookupIn(spec));
+    if (ids !== null) return this.pageInMemory(this.fetch(table, ids, keep), query, get);
+    if (textMatch === null) return this.walk(table, query, keep, get)!;
+    // Common terms fill a page within a short walk; rare ones are looked up in the search index.
+    const walked = this.walk(table, query, keep, get, SEARCH_WALK);
+    if (walked) return walked;
+    const searched = this.search.search(table, terms);
+    if (searched.size <= SEARCH_CAP) return this.pageInMemory(this.fetch(table, searched, keep), query, get);
+    return this.walk(table, query, (row) => searched.has(row.id) && matches(row), get)!;
+  }
+
+  private fetch(table: TableRecord, ids: Iterable<string>, keep: (row: RowRecord) => boolean): RowRecord[] {
+    const found: RowRecord[] = [];
+    for (const id of ids) {
+      const row = this.rows.get(table.seq, id);
+      if (row && keep(row)) found.push(row);
     }
-    return this.walk(table, query, keep, get);
+    return found;
   }
 
   /** Row ids from the most selective index probe, or null when none is small enough. */
@@ -160,7 +172,13 @@ export class RowsQuery {
    * Walks the first order key's index (or the rows themselves for created_at and id) from the
    * cursor. With more than one order key, rows tied on the first are gathered and sorted whole.
    */
-  private walk(table: TableRecord, query: ListQuery, keep: (r: RowRecord) => boolean, get: (r: RowRecord, f: string) => unknown): Page<RowRecord> {
+  private walk(
+    table: TableRecord,
+    query: ListQuery,
+    keep: (r: RowRecord) => boolean,
+    get: (r: RowRecord, f: string) => unknown,
+    maxExamined = Infinity,
+  ): Page<RowRecord> | null {
     const [first, ...rest] = query.order as [OrderKey, ...OrderKey[]];
     if (first.field !== 'created_at' && first.field !== 'id' && indexedSlot(table, first.field) === undefined) {
       // Its index is still being built: check every row and sort in memory.
@@ -174,7 +192,10 @@ export class RowsQuery {
     const want = skip + query.limit + 1;
     const collected: RowRecord[] = [];
     let lastFirst: unknown = undefined;
+    let examined = 0;
     for (const row of this.ordered(table, first, cursor, single)) {
+      // Gave up before the page was complete: the caller finds the rows another way.
+      if (++examined > maxExamined) return null;
       if (!single && collected.length >= want && get(row, first.field) !== lastFirst) break;
       if (!single && cursor && compareBy(query.order, query.order.map((k) => get(row, k.field)), row.id, cursor.values, cursor.id) <= 0) continue;
       if (!keep(row)) continue;
@@ -283,7 +304,7 @@ export class RowsQuery {
     const nonNull = { value: false, inclusive: true } as const;
     switch (agg.fn) {
       case 'count':
-        return this.rows.countIndex(table.seq, slot, nonNull, null, Number.MAX_SAFE_INTEGER);
+        return this.rows.countIndex(table.seq, slot, nonNull, null, Infinity);
       case 'min':
       case 'max': {
         for (const [v] of this.rows.scanIndex(table.seq, slot, numbers.from, numbers.to, agg.fn === 'max')) return v as number;
@@ -326,7 +347,7 @@ export class RowsQuery {
       const at: IndexKeyBound = { value, inclusive: true };
       low = { value, inclusive: false };
       if (needle !== null && !String(value).toLowerCase().includes(needle)) continue;
-      counts.push({ value, n: this.rows.countIndex(table.seq, slot, at, at, Number.MAX_SAFE_INTEGER) });
+      counts.push({ value, n: this.rows.countIndex(table.seq, slot, at, at, Infinity) });
     }
     counts.sort((a, b) => b.n - a.n || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
     return counts.slice(0, limit).map((c) => c.value);

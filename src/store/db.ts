@@ -24,6 +24,8 @@ const SUB_DATABASES = [
   'row_index',
 ] as const;
 
+const CACHED = new Set<string>(['tables']);
+
 export type SubDatabaseName = (typeof SUB_DATABASES)[number];
 
 export class Store {
@@ -34,7 +36,11 @@ export class Store {
     const path = join(dataDir, 'db');
     mkdirSync(path, { recursive: true });
     this.env = open({ path, maxDbs: 64, encoding: 'msgpack' });
-    for (const name of SUB_DATABASES) this.dbs.set(name, this.env.openDB({ name, encoding: 'msgpack' }));
+    for (const name of SUB_DATABASES) {
+      // Tables are read on every request and written only by this process, so their decoded
+      // records are cached (lmdb drops an entry when this process writes it).
+      this.dbs.set(name, this.env.openDB({ name, encoding: 'msgpack', cache: CACHED.has(name) }));
+    }
   }
 
   db<V = any, K extends Key = Key>(name: SubDatabaseName): Database<V, K> {

@@ -113,11 +113,17 @@ export class RowsStore {
     }
   }
 
-  /** How many entries lie between two bounds, counting no further than `limit`. */
+  /**
+   * How many entries lie between two bounds, counting no further than `limit`. lmdb's own count
+   * ignores a limit and walks the whole range, so a capped count walks the keys itself.
+   */
   countIndex(seq: number, slot: number, from: IndexKeyBound, to: IndexKeyBound, limit: number): number {
     const start = from ? boundKey(seq, slot, from, 'low') : [seq, slot];
     const end = to ? boundKey(seq, slot, to, 'high') : [seq, slot + 1];
-    return this.index.getKeysCount({ start, end, limit } as never);
+    if (limit === Infinity) return this.index.getKeysCount({ start, end } as never);
+    let n = 0;
+    for (const _ of this.index.getKeys({ start, end, limit } as never)) n++;
+    return n;
   }
 
   /** Writes the index entries of one slot for a batch of rows after `afterId`; returns the last row id done. */

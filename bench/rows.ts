@@ -1,0 +1,133 @@
+/**
+ * Rows at scale: loads BENCH_ROWS (default 1,000,000) rows of an 8-column table through the bulk
+ * endpoint, then measures pages, search, aggregate, distinct and GET by id over HTTP, GET by id
+ * throughput against Bun's hello-world server, memory, and start-up time with the rows on disk.
+ */
+import { readFileSync } from 'node:fs';
+import { latency, machine, printTable, startHelloWorld, startRowsmith, throughput, type Child } from './lib';
+
+const N = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const KEY = 'bench-admin-key-0123456789abcdef';
+const STATUSES = ['new', 'open', 'sent', 'paid', 'late', 'void', 'held', 'draft', 'disputed', 'refunded'];
+const WORDS = ['freight', 'invoice', 'consulting', 'license', 'hardware', 'travel', 'catering', 'storage', 'repair', 'training', 'shipping', 'software'];
+
+let seed = 1;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+
+function row(i: number) {
+  return {
+    name: `Customer ${Math.floor(rand() * 50_000)}`,
+    qty: Math.floor(rand() * 10_000),
+    price: Math.round(rand() * 1_000_000) / 100,
+    due: `20${20 + Math.floor(rand() * 6)}-${String(1 + Math.floor(rand() * 12)).padStart(2, '0')}-${String(1 + Math.floor(rand() * 28)).padStart(2, '0')}`,
+    status: pick(STATUSES),
+    paid: rand() < 0.5,
+    email: `user${i}@example${i % 97}.com`,
+    notes: `${pick(WORDS)} ${pick(WORDS)} order ${i}`,
+  };
+}
+
+function rssMiB(proc: Child['proc']): number {
+  const status = readFileSync(`/proc/${proc.pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+export async function run(): Promise<void> {
+  let server = await startRowsmith({ ROWSMITH_BOOTSTRAP_KEY: KEY });
+  const dataDir = server.dataDir;
+  const headers = { authorization: `ApiKey ${KEY}`, 'content-type': 'application/json' };
+  const results: Array<Record<string, string | number>> = [];
+  try {
+    const created = await fetch(`${server.url}/v1/projects/proj_default/tables`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'Bench',
+        columns_json: [
+          { id: 'name', name: 'Name', type: 'string' },
+          { id: 'qty', name: 'Qty', type: 'number' },
+          { id: 'price', name: 'Price', type: 'currency', currency_code: 'USD' },
+          { id: 'due', name: 'Due', type: 'date' },
+          { id: 'status', name: 'Status', type: 'enum', options: STATUSES },
+          { id: 'paid', name: 'Paid', type: 'boolean' },
+          { id: 'email', name: 'Email', type: 'email' },
+          { id: 'notes', name: 'Notes', type: 'text' },
+        ],
+      }),
+    });
+    const tableId = ((await created.json()) as { id: string }).id;
+    const base = `${server.url}/v1/projects/proj_default/tables/${tableId}`;
+
+    // Bulk load: 1000 rows a request, two requests in flight (the machine has two cores).
+    const ids: string[] = [];
+    const bodies = function* () {
+      for (let i = 0; i < N; i += 1000) yield JSON.stringify({ creates: Array.from({ length: Math.min(1000, N - i) }, (_, j) => row(i + j)) });
+    };
+    const gen = bodies();
+    const t0 = performance.now();
+    let loaded = 0;
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let next = gen.next(); !next.done; next = gen.next()) {
+          const reply = await fetch(`${base}/rows/bulk`, { method: 'POST', headers, body: next.value });
+          if (!reply.ok) throw new Error(`bulk: ${reply.status} ${await reply.text()}`);
+          const body = (await reply.json()) as { created: Array<{ id: string }> };
+          for (const r of body.created) if (rand() < 0.001) ids.push(r.id);
+          loaded += body.created.length;
+          if (loaded % 100_000 === 0) console.error(`loaded ${loaded}`);
+        }
+      }),
+    );
+    const loadSeconds = (performance.now() - t0) / 1000;
+    results.push({ measure: `bulk load ${N} rows (1000/request, 2 in flight)`, value: `${Math.round(N / loadSeconds)} rows/s`, target: '>= 50,000 rows/s' });
+
+    const get = (path: string) => () => new Request(`${base}${path}`, { headers });
+    const ok = (r: Response) => {
+      if (!r.ok) throw new Error(`${r.url}: ${r.status}`);
+    };
+    const measure = async (name: string, target: string, make: (i: number) => Request, count = 200) => {
+      await latency(20, make, ok);
+      const l = await latency(count, make, ok);
+      results.push({ measure: name, value: `p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms`, target });
+    };
+
+    await measure('eq filter (status.eq.X), limit 20', 'p95 < 3 ms', (i) => get(`/rows?filter=status.eq.${STATUSES[i % 10]}`)());
+    await measure('range filter + order on another column (qty 10% band, order=due.desc)', 'p95 < 3 ms', (i) =>
+      get(`/rows?filter=qty.gte.${(i % 9) * 1000},qty.lt.${(i % 9) * 1000 + 1000}&order=due.desc`)(),
+    );
+    await measure('or(...) filter', 'p95 < 20 ms', (i) => get(`/rows?filter=or(status.eq.${STATUSES[i % 10]},qty.lt.${i % 50})&order=price.asc`)());
+    // The cursor of the page after the 10,000th row.
+    let cursor = '';
+    for (let page = 0; page < 100; page++) {
+      const r = await fetch(`${base}/rows?limit=100&order=price.desc${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers });
+      cursor = ((await r.json()) as { nextCursor: string }).nextCursor;
+    }
+    await measure('deep cursor page (after the 10,000th row, order=price.desc)', 'p95 < 3 ms', () => get(`/rows?order=price.desc&cursor=${encodeURIComponent(cursor)}`)());
+    const tq = performance.now();
+    await fetch(`${base}/rows?q=freight`, { headers });
+    results.push({ measure: 'q: first search (builds the index from LMDB)', value: `${((performance.now() - tq) / 1000).toFixed(1)} s`, target: '-' });
+    await measure('q, one term', 'p95 < 10 ms', (i) => get(`/rows?q=${WORDS[i % WORDS.length]}`)());
+    await measure('q, two terms', 'p95 < 10 ms', (i) => get(`/rows?q=${WORDS[i % WORDS.length]}%20${WORDS[(i + 5) % WORDS.length]}`)());
+    await measure('aggregate sum+avg over ~100,000 rows (status.eq.X)', 'p95 < 30 ms', (i) => get(`/rows/aggregate?aggs=sum:price,avg:price&filter=status.eq.${STATUSES[i % 10]}`)(), 20);
+    await measure('aggregate sum+avg, whole table (from the index)', '-', () => get(`/rows/aggregate?aggs=sum:price,avg:price`)(), 20);
+    await measure('distinct on the enum', '-', () => get(`/columns/status/distinct`)(), 50);
+    await measure('GET row by id', 'p95 < 3 ms', (i) => get(`/rows/${ids[i % ids.length]}`)(), 1000);
+
+    const hello = await startHelloWorld();
+    const helloRate = await throughput(5, 32, () => new Request(hello.url));
+    await hello.stop();
+    let i = 0;
+    const rowRate = await throughput(5, 32, () => get(`/rows/${ids[i++ % ids.length]}`)());
+    results.push({ measure: 'GET by id req/s (32 clients, 5 s) vs Bun hello world', value: `${Math.round(rowRate)} vs ${Math.round(helloRate)} = ${Math.round((rowRate / helloRate) * 100)}%`, target: '>= 40%' });
+    results.push({ measure: 'resident memory after the queries', value: `${rssMiB(server.proc)} MiB`, target: '< 2048 MiB' });
+
+    await server.stop();
+    server = await startRowsmith({}, dataDir);
+    results.push({ measure: `start-up to ready with ${N} rows on disk`, value: `${(server.startedInMs / 1000).toFixed(2)} s`, target: '< 10 s' });
+    results.push({ measure: 'resident memory after start-up', value: `${rssMiB(server.proc)} MiB`, target: '-' });
+  } finally {
+    await server.stop();
+  }
+  printTable(`Rows benchmark (${machine()}), ${N} rows, server and client on one machine over loopback; latencies from sequential requests after 20 warm-up`, results);
+}
