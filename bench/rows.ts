@@ -28,9 +28,11 @@ function row(i: number) {
   };
 }
 
-function rssMiB(proc: Child['proc']): number {
+/** Resident memory, and how much of it is the process's own (anonymous) rather than LMDB's mapped file. */
+function rss(proc: Child['proc']): string {
   const status = readFileSync(`/proc/${proc.pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+  const mib = (name: string) => Math.round(Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)![1]) / 1024);
+  return `${mib('VmRSS')} MiB (own ${mib('RssAnon')} MiB, mapped store ${mib('RssFile')} MiB)`;
 }
 
 export async function run(): Promise<void> {
@@ -87,7 +89,7 @@ export async function run(): Promise<void> {
       if (!r.ok) throw new Error(`${r.url}: ${r.status}`);
     };
     const measure = async (name: string, target: string, make: (i: number) => Request, count = 200) => {
-      await latency(20, make, ok);
+      await latency(Math.min(20, count), make, ok);
       const l = await latency(count, make, ok);
       results.push({ measure: name, value: `p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms`, target });
     };
@@ -104,13 +106,17 @@ export async function run(): Promise<void> {
       cursor = ((await r.json()) as { nextCursor: string }).nextCursor;
     }
     await measure('deep cursor page (after the 10,000th row, order=price.desc)', 'p95 < 3 ms', () => get(`/rows?order=price.desc&cursor=${encodeURIComponent(cursor)}`)());
-    const tq = performance.now();
-    await fetch(`${base}/rows?q=freight`, { headers });
-    results.push({ measure: 'q: first search (builds the index from LMDB)', value: `${((performance.now() - tq) / 1000).toFixed(1)} s`, target: '-' });
     await measure('q, one term', 'p95 < 10 ms', (i) => get(`/rows?q=${WORDS[i % WORDS.length]}`)());
     await measure('q, two terms', 'p95 < 10 ms', (i) => get(`/rows?q=${WORDS[i % WORDS.length]}%20${WORDS[(i + 5) % WORDS.length]}`)());
-    await measure('aggregate sum+avg over ~100,000 rows (status.eq.X)', 'p95 < 30 ms', (i) => get(`/rows/aggregate?aggs=sum:price,avg:price&filter=status.eq.${STATUSES[i % 10]}`)(), 20);
-    await measure('aggregate sum+avg, whole table (from the index)', '-', () => get(`/rows/aggregate?aggs=sum:price,avg:price`)(), 20);
+    const tq = performance.now();
+    await fetch(`${base}/rows?q=user${Math.floor(N / 2)}`, { headers });
+    results.push({ measure: 'q, a rare term: first search (builds the search index from LMDB)', value: `${((performance.now() - tq) / 1000).toFixed(1)} s`, target: '-' });
+    await measure('q, a rare term (user<n> of one email, index built)', 'p95 < 10 ms', (i) => get(`/rows?q=user${(i * 7919) % N}`)(), 50);
+    const ta = performance.now();
+    await fetch(`${base}/rows/aggregate?aggs=sum:price&filter=status.eq.new`, { headers });
+    results.push({ measure: 'aggregate: first one (builds the column cache from LMDB)', value: `${((performance.now() - ta) / 1000).toFixed(1)} s`, target: '-' });
+    await measure('aggregate sum+avg over ~100,000 rows (status.eq.X)', 'p95 < 30 ms', (i) => get(`/rows/aggregate?aggs=sum:price,avg:price&filter=status.eq.${STATUSES[i % 10]}`)(), 50);
+    await measure('aggregate sum+avg, whole table', '-', () => get(`/rows/aggregate?aggs=sum:price,avg:price`)(), 50);
     await measure('distinct on the enum', '-', () => get(`/columns/status/distinct`)(), 50);
     await measure('GET row by id', 'p95 < 3 ms', (i) => get(`/rows/${ids[i % ids.length]}`)(), 1000);
 
@@ -120,12 +126,12 @@ export async function run(): Promise<void> {
     let i = 0;
     const rowRate = await throughput(5, 32, () => get(`/rows/${ids[i++ % ids.length]}`)());
     results.push({ measure: 'GET by id req/s (32 clients, 5 s) vs Bun hello world', value: `${Math.round(rowRate)} vs ${Math.round(helloRate)} = ${Math.round((rowRate / helloRate) * 100)}%`, target: '>= 40%' });
-    results.push({ measure: 'resident memory after the queries', value: `${rssMiB(server.proc)} MiB`, target: '< 2048 MiB' });
+    results.push({ measure: 'resident memory after the queries', value: rss(server.proc), target: '< 2048 MiB' });
 
     await server.stop();
     server = await startRowsmith({}, dataDir);
     results.push({ measure: `start-up to ready with ${N} rows on disk`, value: `${(server.startedInMs / 1000).toFixed(2)} s`, target: '< 10 s' });
-    results.push({ measure: 'resident memory after start-up', value: `${rssMiB(server.proc)} MiB`, target: '-' });
+    results.push({ measure: 'resident memory after start-up', value: rss(server.proc), target: '-' });
   } finally {
     await server.stop();
   }

@@ -26,6 +26,7 @@ import type { Store } from './store/db';
 import { IdempotencyStore } from './store/idempotency.store';
 import { MetaStore } from './store/meta.store';
 import { RowsStore } from './store/rows.store';
+import { ColumnCache } from './search/column-cache';
 import { SearchIndexes } from './search/search';
 import { TablesStore } from './store/tables.store';
 import { UsageStore } from './store/usage.store';
@@ -48,8 +49,9 @@ export function createServices(store: Store, config: Config, clock: Clock) {
   const tablesStore = new TablesStore(store);
   const rowsStore = new RowsStore(store);
   const search = new SearchIndexes(rowsStore);
-  const tables = new TablesService(store, tablesStore, clock, cursors, meta, rowsStore, search);
-  const rowsQuery = new RowsQuery(rowsStore, search, cursors);
+  const columnCache = new ColumnCache(rowsStore);
+  const tables = new TablesService(store, tablesStore, clock, cursors, meta, rowsStore, search, columnCache);
+  const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache);
   return {
     meta,
     accounts,
@@ -57,7 +59,7 @@ export function createServices(store: Store, config: Config, clock: Clock) {
     search,
     rowsStore,
     columns: new ColumnsService(tables),
-    rows: new RowsService(store, tables, tablesStore, rowsStore, rowsQuery, search, clock),
+    rows: new RowsService(store, tables, tablesStore, rowsStore, rowsQuery, search, columnCache, clock),
     rateLimiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock),
     usage: new UsageService(new UsageStore(store), clock),
     idempotency: new IdempotencyService(new IdempotencyStore(store), clock),

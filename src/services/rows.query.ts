@@ -13,9 +13,10 @@ import { compareBy, compileFilter } from '../query/evaluate';
 import type { FieldSpec, ListSpec } from '../query/fields';
 import { envelope, lookupIn, parseListQuery, positionOf, type ListParams, type ListQuery, type Page } from '../query/list';
 import { parseAggs, type Agg } from '../query/aggs';
-import { parseFilter } from '../query/filter';
+import { filterFields, parseFilter } from '../query/filter';
 import type { OrderKey } from '../query/order';
 import { candidatePlan, type Bound, type Probe } from '../query/plan';
+import type { ColumnCache } from '../search/column-cache';
 import { queryTerms, type SearchIndexes } from '../search/search';
 import { SYSTEM_SLOTS, indexValue, type IndexKeyBound, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
@@ -59,6 +60,7 @@ export class RowsQuery {
     private readonly rows: RowsStore,
     private readonly search: SearchIndexes,
     private readonly cursors: CursorCodec,
+    private readonly columns: ColumnCache,
   ) {}
 
   spec(table: TableRecord): ListSpec {
@@ -252,28 +254,42 @@ export class RowsQuery {
     }
   }
 
-  /** Rows matching a filter: the candidates of the best probe, or every row checked. */
-  private *matching(table: TableRecord, filterText: string): Generator<RowRecord> {
+  /**
+   * Aggregates over the rows a filter matches: the few candidates of a selective index probe are
+   * fetched; otherwise the filter runs over the column cache, so no row is decoded.
+   */
+  private aggregateRows(table: TableRecord, aggs: Agg[], filterText: string): Record<string, number | null> {
     const spec = this.spec(table);
     const lookup = lookupIn(spec);
     const filter = parseFilter(filterText, (f) => (lookup(f)?.filterable ? lookup(f) : undefined));
-    const matches = compileFilter(filter, rowField(table));
-    const query = { filter } as ListQuery;
-    const ids = this.candidates(table, query, lookup);
+    const ids = this.candidates(table, { filter } as ListQuery, lookup);
     if (ids) {
-      for (const id of ids) {
-        const row = this.rows.get(table.seq, id);
-        if (row && matches(row)) yield row;
-      }
-      return;
+      const get = rowField(table);
+      return accumulate(aggs, this.fetch(table, ids, compileFilter(filter, get)), get);
     }
-    for (const row of this.rows.scanRows(table.seq, false)) if (matches(row)) yield row;
+    const fields = new Set([...filterFields(filter), ...aggs.flatMap((a) => (a.field ? [a.field] : []))]);
+    fields.delete('id');
+    if (fields.has('created_at')) {
+      // created_at lives in the row keys, not in a column slot: read the rows.
+      const get = rowField(table);
+      const matches = compileFilter(filter, get);
+      return accumulate(aggs, (function* (rows: Iterable<RowRecord>) {
+        for (const row of rows) if (matches(row)) yield row;
+      })(this.rows.scanRows(table.seq, false)), get);
+    }
+    const slotFor = new Map([...fields].map((f) => [f, slotOf(table, f)!]));
+    const cols = this.columns.columns(table, [...slotFor.values()]);
+    const get = (i: number, field: string) => (field === 'id' ? cols.ids[i] : cols.value(slotFor.get(field)!, i));
+    const matches = compileFilter(filter, get);
+    return accumulate(aggs, (function* () {
+      for (let i = 0; i < cols.size; i++) if (cols.alive(i) && matches(i)) yield i;
+    })(), get);
   }
 
   /**
-   * Aggregates. Without a filter each is read from its column's index entries (values are in the
-   * keys, so no row is decoded) where there is one; the rest, and every aggregate under a filter,
-   * are computed from the rows.
+   * Aggregates. Counts, minimums and maximums of a whole table are read from index entries (a
+   * count, or the first and last entry of a column); sums, averages and distinct counts, and
+   * everything under a filter, come from the matching rows through the column cache.
    */
   aggregate(table: TableRecord, aggsText: string, filterText: string): Record<string, number | null> {
     const aggs = parseAggs(aggsText, lookupIn(this.spec(table)));
@@ -284,15 +300,12 @@ export class RowsQuery {
       if (fromIndex === undefined) fromRows.push(agg);
       else out[agg.alias] = fromIndex;
     }
-    if (fromRows.length) {
-      const rows = filterText.trim() ? this.matching(table, filterText) : this.rows.scanRows(table.seq, false);
-      Object.assign(out, accumulate(fromRows, rows, rowField(table)));
-    }
+    if (fromRows.length) Object.assign(out, this.aggregateRows(table, fromRows, filterText));
     // Keep the order the aggregates were asked in.
     return Object.fromEntries(aggs.map((a) => [a.alias, out[a.alias] ?? null]));
   }
 
-  /** An aggregate read from index entries alone, or undefined when it needs the rows. */
+  /** An aggregate answered by the index alone, or undefined when it needs the rows. */
   private aggregateFromIndex(table: TableRecord, agg: Agg): number | null | undefined {
     if (agg.field === null) return table.row_count;
     const slot = indexedSlot(table, agg.field);
@@ -300,35 +313,17 @@ export class RowsQuery {
     // created_at and id have no index of their own, a new column's may not be built yet, and a
     // list-valued column's index holds elements rather than rows.
     if (slot === undefined || (column && fieldTypeOf(column.type) === 'array')) return undefined;
-    const numbers = { from: { value: true, inclusive: false }, to: { value: '', inclusive: false } } as const;
-    const nonNull = { value: false, inclusive: true } as const;
     switch (agg.fn) {
       case 'count':
-        return this.rows.countIndex(table.seq, slot, nonNull, null, Infinity);
+        return this.rows.countIndex(table.seq, slot, { value: false, inclusive: true }, null, Infinity);
       case 'min':
       case 'max': {
+        const numbers = { from: { value: true, inclusive: false }, to: { value: '', inclusive: false } } as const;
         for (const [v] of this.rows.scanIndex(table.seq, slot, numbers.from, numbers.to, agg.fn === 'max')) return v as number;
         return null;
       }
-      case 'sum':
-      case 'avg': {
-        let n = 0;
-        let sum = 0;
-        for (const [v] of this.rows.scanIndex(table.seq, slot, numbers.from, numbers.to)) {
-          n++;
-          sum += v as number;
-        }
-        return n === 0 ? null : agg.fn === 'sum' ? sum : sum / n;
-      }
-      case 'count_distinct': {
-        let n = 0;
-        let last: unknown = Symbol('none');
-        for (const [v] of this.rows.scanIndex(table.seq, slot, nonNull, null)) {
-          if (v !== last) n++;
-          last = v;
-        }
-        return n;
-      }
+      default:
+        return undefined;
     }
   }
 
@@ -355,7 +350,7 @@ export class RowsQuery {
 }
 
 /** Aggregates computed over rows (nulls left out; sums, averages and extremes over numbers only). */
-function accumulate(aggs: Agg[], rows: Iterable<RowRecord>, get: (r: RowRecord, f: string) => unknown): Record<string, number | null> {
+function accumulate<T>(aggs: Agg[], rows: Iterable<T>, get: (r: T, f: string) => unknown): Record<string, number | null> {
   const state = aggs.map(() => ({ n: 0, sum: 0, min: Infinity, max: -Infinity, seen: new Set<unknown>() }));
   for (const row of rows) {
     aggs.forEach((agg, i) => {

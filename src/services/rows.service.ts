@@ -6,12 +6,13 @@ import type { Clock } from '../lib/clock';
 import { ApiError, invalidInput } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { ListParams } from '../query/list';
+import type { ColumnCache } from '../search/column-cache';
 import type { SearchIndexes } from '../search/search';
 import type { Store } from '../store/db';
 import { indexValue, type RowRecord, type RowsStore } from '../store/rows.store';
 import type { TableRecord, TablesStore } from '../store/tables.store';
 import { columnResolver, rowValues, toRow, type Problem } from './row-values';
-import { slotOf, slotSpecs, type RowsQuery } from './rows.query';
+import { slotSpecs, type RowsQuery } from './rows.query';
 import type { TablesService } from './tables.service';
 
 export const BULK_LIMIT = 1000;
@@ -20,14 +21,6 @@ export interface BulkInput {
   creates?: Array<Record<string, unknown>>;
   updates?: Array<{ id: string; data: Record<string, unknown> }>;
   deletes?: string[];
-}
-
-/** What extraction hands over for each row it made. */
-export interface NewRow {
-  values: Record<string, unknown>;
-  batch_id?: string | null;
-  confidence?: number | null;
-  source?: RowRecord['source'];
 }
 
 interface Changes {
@@ -57,6 +50,7 @@ export class RowsService {
     private readonly rows: RowsStore,
     private readonly query: RowsQuery,
     private readonly search: SearchIndexes,
+    private readonly columns: ColumnCache,
     private readonly clock: Clock,
   ) {}
 
@@ -96,6 +90,7 @@ export class RowsService {
       return out;
     });
     this.search.apply(table, changes);
+    this.columns.apply(table, changes);
     return result;
   }
 
@@ -191,10 +186,7 @@ export class RowsService {
     });
   }
 
-  /**
-   * Inserts rows through the table's insert mode (append, dedup, merge, replace). Call inside the
-   * write transaction; extraction uses it with coerced values keyed by slot.
-   */
+  /** Inserts rows (values keyed by slot) through the table's insert mode. Call inside the write transaction. */
   private insertAll(
     table: TableRecord,
     rows: Array<{ values: Record<number, unknown>; batch_id?: string | null; confidence?: number | null; source?: RowRecord['source'] }>,
@@ -261,10 +253,5 @@ export class RowsService {
     if (meta && meta.source === undefined) row.source = previous.source;
     this.rows.put(table.seq, row, slotSpecs(table), previous);
     return row;
-  }
-
-  /** Where a field's values are indexed; exported for extraction's own checks. */
-  slotOf(table: TableRecord, field: string): number | undefined {
-    return slotOf(table, field);
   }
 }

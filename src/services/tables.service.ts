@@ -9,6 +9,7 @@ import { envelope, listInMemory, parseListQuery, type ListParams } from '../quer
 import type { Store } from '../store/db';
 import type { MetaStore } from '../store/meta.store';
 import type { RowsStore } from '../store/rows.store';
+import type { ColumnCache } from '../search/column-cache';
 import type { SearchIndexes } from '../search/search';
 import type { Column, InsertMode, Strictness, TableRecord, TablesStore } from '../store/tables.store';
 import { fieldTypeOf } from './row-fields';
@@ -36,6 +37,9 @@ export const TABLE_LIST: ListSpec = {
     'default_sort', 'row_count', 'usage_count', 'data_version', 'fts_version', 'last_used_at', 'created_at', 'updated_at', 'deleted_at',
   ],
 };
+
+/** What a user defines of a table; everything else is kept by the service. */
+type TableDefinition = Pick<TableRecord, 'name' | 'slug' | 'columns_json' | 'instruction' | 'strictness' | 'insert_mode' | 'merge_columns_json' | 'default_sort'>;
 
 export type Table = Omit<TableRecord, 'revision' | 'seq' | 'slots' | 'next_slot' | 'dropped_slots' | 'pending_slots'>;
 
@@ -95,6 +99,7 @@ export class TablesService {
     private readonly meta: MetaStore,
     private readonly rows: RowsStore,
     private readonly search: SearchIndexes,
+    private readonly columns: ColumnCache,
   ) {}
 
   /** The active table, or 404 table_not_found (also for soft-deleted and other projects' tables). */
@@ -104,6 +109,27 @@ export class TablesService {
       throw new ApiError(404, 'table_not_found', `Table ${tableId} not found`);
     }
     return table;
+  }
+
+  /** A new, empty table record with a fresh id, internal number and column slots. Call inside a transaction. */
+  private newRecord(projectId: string, definition: TableDefinition): TableRecord {
+    const now = this.clock.now();
+    return {
+      ...definition,
+      id: newId('tbl', now),
+      project_id: projectId,
+      row_count: 0,
+      usage_count: 0,
+      data_version: 0,
+      fts_version: 0,
+      last_used_at: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      revision: 1,
+      seq: this.meta.nextSeq('table_seq'),
+      ...initialSlots(definition.columns_json),
+    };
   }
 
   get(projectId: string, tableId: string): TableRecord {
@@ -123,10 +149,7 @@ export class TablesService {
     const merge = resolveMergeColumns(input.merge_columns_json, columns);
     const defaultSort = checkDefaultSort(input.default_sort, columns);
     return this.store.transaction(() => {
-      const now = this.clock.now();
-      const table: TableRecord = {
-        id: newId('tbl', now),
-        project_id: projectId,
+      const table = this.newRecord(projectId, {
         name: input.name.trim(),
         slug: uniqueSlug(slugify(input.name), (s) => this.tables.slugOwner(projectId, s) !== undefined),
         columns_json: columns,
@@ -135,18 +158,7 @@ export class TablesService {
         insert_mode: input.insert_mode ?? 'append',
         merge_columns_json: merge,
         default_sort: defaultSort,
-        row_count: 0,
-        usage_count: 0,
-        data_version: 0,
-        fts_version: 0,
-        last_used_at: null,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-        revision: 1,
-        seq: this.meta.nextSeq('table_seq'),
-        ...initialSlots(columns),
-      };
+      });
       this.tables.put(table);
       return table;
     });
@@ -209,25 +221,16 @@ export class TablesService {
     return this.store.transaction(() => {
       const source = this.requireActive(projectId, tableId);
       if (this.tables.slugOwner(projectId, input.slug) !== undefined) throw slugTaken();
-      const now = this.clock.now();
-      const copy: TableRecord = {
-        ...source,
-        id: newId('tbl', now),
+      const copy = this.newRecord(projectId, {
         name: input.name.trim(),
         slug: input.slug,
         columns_json: structuredClone(source.columns_json),
-        row_count: 0,
-        usage_count: 0,
-        data_version: 0,
-        fts_version: 0,
-        last_used_at: null,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-        revision: 1,
-        seq: this.meta.nextSeq('table_seq'),
-        ...initialSlots(source.columns_json),
-      };
+        instruction: source.instruction,
+        strictness: source.strictness,
+        insert_mode: source.insert_mode,
+        merge_columns_json: source.merge_columns_json,
+        default_sort: source.default_sort,
+      });
       this.tables.put(copy);
       return copy;
     });
@@ -305,6 +308,7 @@ export class TablesService {
       });
       if (removed) {
         this.search.drop(id);
+        this.columns.drop(id);
         purged.push(id);
       }
     }

@@ -284,6 +284,38 @@ describe('aggregate', () => {
     expect(none.body).toEqual({ sum_num: null, avg_num: null, count: 0 });
   });
 
+  test('filtered aggregates stay right across writes (the column cache follows them)', async () => {
+    const expected = (list: Row[]) => {
+      const hit = list.filter((r) => r.st === 'void' || (typeof r.num === 'number' && r.num > 140));
+      const curs = hit.map((r) => r.cur).filter((v) => typeof v === 'number');
+      return { count: hit.length, sum: sum(curs), distinct: new Set(hit.map((r) => r.name).filter((v) => v !== null)).size };
+    };
+    const ask = async () => {
+      const reply = await app.request('GET', `${base}/rows/aggregate?aggs=count,s=sum:cur,d=count_distinct:name&filter=${encodeURIComponent('or(st.eq.void,num.gt.140)')}`);
+      expect(reply.status).toBe(200);
+      return { count: reply.body.count, sum: reply.body.s, distinct: reply.body.d };
+    };
+    const check = async () => {
+      const got = await ask();
+      const want = expected(rows);
+      expect(got.count).toBe(want.count);
+      expect(got.sum).toBeCloseTo(want.sum, 6);
+      expect(got.distinct).toBe(want.distinct);
+    };
+    await check();
+    const made = await app.request('POST', `${base}/rows/bulk`, { body: { creates: [{ st: 'void', cur: 1000, name: 'Brand new' }, { num: 150, cur: 5 }] } });
+    rows.push(...made.body.created);
+    await check();
+    const target = rows.find((r) => r.st === 'void' && typeof r.cur === 'number')!;
+    const changed = await app.request('PATCH', `${base}/rows/${target.id}`, { body: { st: 'open', num: 0 } });
+    rows[rows.findIndex((r) => r.id === target.id)] = changed.body;
+    await check();
+    const gone = rows.find((r) => typeof r.num === 'number' && r.num > 140)!;
+    await app.request('DELETE', `${base}/rows/${gone.id}`);
+    rows = rows.filter((r) => r.id !== gone.id);
+    await check();
+  });
+
   test('bad aggregates are 400 naming the item', async () => {
     const cases: Array<[string, string]> = [
       ['sum:name', 'needs a number'],
