@@ -23,8 +23,8 @@ export class ColumnCache {
 
   constructor(private readonly rows: RowsStore) {}
 
-  /** The positions of live rows and a reader of slot values by position, for the given slots. */
-  columns(table: TableRecord, slots: number[]): { size: number; alive: (i: number) => boolean; value: (slot: number, i: number) => unknown; ids: Array<string | null> } {
+  /** Row ids by position (null for deleted rows) and the value arrays of the given slots. */
+  columns(table: TableRecord, slots: number[]): { ids: Array<string | null>; values: (slot: number) => unknown[] } {
     let entry = this.tables.get(table.id);
     if (!entry || entry.version !== table.data_version) {
       // One pass over the rows gives the positions and the slots asked for.
@@ -50,7 +50,7 @@ export class ColumnCache {
       missing.forEach((slot, k) => entry!.slots.set(slot, arrays[k]!));
     }
     const e = entry;
-    return { size: e.ids.length, alive: (i) => e.ids[i] !== null, value: (slot, i) => e.slots.get(slot)![i], ids: e.ids };
+    return { ids: e.ids, values: (slot) => e.slots.get(slot)! };
   }
 
   /** Applies one committed write; a cache that was not at the version before it is dropped. */

@@ -279,11 +279,13 @@ export class RowsQuery {
     }
     const slotFor = new Map([...fields].map((f) => [f, slotOf(table, f)!]));
     const cols = this.columns.columns(table, [...slotFor.values()]);
-    const get = (i: number, field: string) => (field === 'id' ? cols.ids[i] : cols.value(slotFor.get(field)!, i));
+    const arrays: Record<string, unknown[]> = { id: cols.ids };
+    for (const [field, slot] of slotFor) arrays[field] = cols.values(slot);
+    const get = (i: number, field: string) => arrays[field]![i];
     const matches = compileFilter(filter, get);
-    return accumulate(aggs, (function* () {
-      for (let i = 0; i < cols.size; i++) if (cols.alive(i) && matches(i)) yield i;
-    })(), get);
+    const hits: number[] = [];
+    for (let i = 0; i < cols.ids.length; i++) if (cols.ids[i] !== null && matches(i)) hits.push(i);
+    return accumulate(aggs, hits, get);
   }
 
   /**
