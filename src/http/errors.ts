@@ -1,7 +1,7 @@
 /** Turns every failure into the one error envelope; nothing internal ever reaches a client. */
 import { Value } from '@sinclair/typebox/value';
 import { Elysia, ValidationError, type AnyElysia } from 'elysia';
-import { ApiError, type FieldError } from '../lib/errors';
+import { ApiError, invalidInput, type FieldError } from '../lib/errors';
 import type { Logger } from '../lib/log';
 
 export function errorResponse(error: ApiError, extraHeaders: Record<string, string> = {}): Response {
@@ -81,10 +81,8 @@ export function toApiError(app: AnyElysia, code: unknown, error: unknown, ctx: {
   if (code === 'PARSE') return new ApiError(400, 'invalid_input', 'The request body could not be parsed');
   if (code === 'VALIDATION' && error instanceof ValidationError) {
     const problems = validationProblems(app, error, ctx.method, ctx.route, ctx.query);
-    const fields: Record<string, FieldError[]> = {};
-    for (const p of problems) (fields[p.path] ??= []).push(p);
     const first = problems[0];
-    return new ApiError(400, 'invalid_input', first ? `${first.path}: ${first.message}` : 'Invalid request', fields);
+    return invalidInput(first ? `${first.path}: ${first.message}` : 'Invalid request', problems);
   }
   return new ApiError(500, 'internal_server_error', 'Something went wrong on our side');
 }

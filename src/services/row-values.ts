@@ -119,7 +119,7 @@ export function rowField(table: TableRecord): (row: RowRecord, field: string) =>
       case 'confidence':
         return row.confidence;
       default: {
-        const slot = table.slots[field];
+        const slot = Object.hasOwn(table.slots, field) ? table.slots[field] : undefined;
         return slot === undefined ? undefined : (row.values[slot] ?? null);
       }
     }

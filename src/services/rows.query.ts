@@ -1,10 +1,11 @@
 /**
  * Runs row lists, aggregates and distinct values on the row store and its index. A list picks one
  * of two ways, by what the index says:
- *   - few candidates: when a condition of the filter (or the `q` search) matches at most
- *     CANDIDATE_CAP rows, those rows are fetched, checked, sorted and paged in memory;
+ *   - few candidates: when a condition of the filter matches at most CANDIDATE_CAP rows, those
+ *     rows are fetched, checked, sorted and paged in memory;
  *   - an ordered walk: otherwise the index of the first order key is walked from the cursor, each
- *     row checked against the whole filter, until the page is full.
+ *     row checked against the whole filter (and `q`), until the page is full. A `q` walk that does
+ *     not fill the page soon asks the search index which rows match instead.
  * Either way every condition is checked on the row itself, so an index only narrows.
  */
 import { ApiError } from '../lib/errors';
@@ -34,8 +35,9 @@ export const SEARCH_WALK = 2000;
 export const SEARCH_CAP = 5000;
 
 export function slotOf(table: TableRecord, field: string): number | undefined {
-  if (field in SYSTEM_SLOTS) return SYSTEM_SLOTS[field as keyof typeof SYSTEM_SLOTS];
-  return table.slots[field];
+  // Own properties only: `toString` and `constructor` are fine column ids.
+  if (Object.hasOwn(SYSTEM_SLOTS, field)) return SYSTEM_SLOTS[field as keyof typeof SYSTEM_SLOTS];
+  return Object.hasOwn(table.slots, field) ? table.slots[field] : undefined;
 }
 
 /** The slot of a field whose index is complete, or undefined (no index, or still being built). */

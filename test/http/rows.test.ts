@@ -84,6 +84,20 @@ describe('row CRUD', () => {
   });
 });
 
+test('column ids that are names of object properties work like any other', async () => {
+  const t = await makeTable([
+    { id: 'constructor', name: 'Maker' },
+    { id: 'toString', name: 'Text form', type: 'number' },
+    { id: 'valueOf', name: 'Worth', type: 'number' },
+  ]);
+  await app.request('POST', `${t}/rows/bulk`, { body: { creates: [{ constructor: 'b', toString: 2, valueOf: 20 }, { constructor: 'a', toString: 1 }] } });
+  const list = await app.request('GET', `${t}/rows?order=toString.desc&filter=constructor.in.(a,b)`);
+  expect(list.body.rows.map((r: { constructor: string }) => r.constructor)).toEqual(['b', 'a']);
+  const agg = await app.request('GET', `${t}/rows/aggregate?aggs=sum:valueOf,count:toString&filter=constructor.is.notnull`);
+  expect(agg.body).toEqual({ sum_valueOf: 20, count_toString: 2 });
+  expect((await app.request('GET', `${t}/columns/constructor/distinct`)).body.values.sort()).toEqual(['a', 'b']);
+});
+
 describe('strictness, required, defaults, unknown keys', () => {
   const columns = [
     { id: 'n', name: 'N', type: 'number' },
