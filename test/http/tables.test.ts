@@ -315,6 +315,25 @@ describe('tables list', () => {
     expectError(await local.request('GET', `${TABLES}?q=${'x'.repeat(201)}`), 400, 'invalid_input');
   });
 
+  test('filter limits through HTTP: nesting, condition count, in-list size', async () => {
+    const ok = async (filter: string) => expect((await local.request('GET', `${TABLES}?filter=${encodeURIComponent(filter)}`)).status).toBe(200);
+    const bad = async (filter: string, says: string) => {
+      const body = expectError(await local.request('GET', `${TABLES}?filter=${encodeURIComponent(filter)}`), 400, 'invalid_input');
+      expect(body.message).toContain(says);
+      expect(body.fields).toHaveProperty('filter');
+    };
+    await ok('or(name.eq.a,and(name.eq.b,or(name.eq.c,row_count.gt.1)))');
+    await bad('or(name.eq.a,and(name.eq.b,or(name.eq.c,and(row_count.gt.1))))', 'groups nest at most 3 deep');
+    const conds = (n: number) => Array.from({ length: n }, (_, i) => `row_count.neq.${i + 1}`).join(',');
+    await ok(conds(20));
+    await bad(conds(21), 'at most 20 conditions');
+    const values = (n: number) => `row_count.in.(${Array.from({ length: n }, (_, i) => i).join(',')})`;
+    await ok(values(100));
+    await bad(values(101), 'at most 100 values');
+    await bad('name.eq.x,ghost.eq.1', 'unknown field "ghost"');
+    expect((await local.request('GET', `${TABLES}?filter=${encodeURIComponent('name.in.("delta, inc.","Epsilon (eu)")')}`)).body.count).toBe(2);
+  });
+
   test('select picks fields', async () => {
     const page = await list('select=id,name&order=name');
     expect(page.tables[0]).toEqual({ id: expect.stringMatching(/^tbl_/), name: 'Beta' });
