@@ -7,6 +7,13 @@ import type { FilterNode, Scalar } from './filter';
 
 export type Getter<T> = (item: T, field: string) => unknown;
 
+/** A reader of one field, resolved once per query rather than on every item. */
+export type Accessor<T> = (field: string) => (item: T) => unknown;
+
+export function accessorOf<T>(get: Getter<T>): Accessor<T> {
+  return (field) => (item) => get(item, field);
+}
+
 function isNull(v: unknown): boolean {
   return v === null || v === undefined;
 }
@@ -26,23 +33,25 @@ function sameType(a: unknown, b: unknown): boolean {
   return typeof a === typeof b;
 }
 
-export function compileFilter<T>(node: FilterNode | null, get: Getter<T>): (item: T) => boolean {
+export function compileFilter<T>(node: FilterNode | null, access: Getter<T> | { accessor: Accessor<T> }): (item: T) => boolean {
   if (!node) return () => true;
+  const accessor = typeof access === 'function' ? accessorOf(access) : access.accessor;
   if (node.kind !== 'cond') {
-    const parts = node.children.map((c) => compileFilter(c, get));
+    const parts = node.children.map((c) => compileFilter(c, { accessor }));
     return node.kind === 'and' ? (item) => parts.every((p) => p(item)) : (item) => parts.some((p) => p(item));
   }
   const { field, op, value } = node;
+  const read = accessor(field);
   switch (op) {
     case 'is':
-      return value === null ? (item) => isNull(get(item, field)) : (item) => !isNull(get(item, field));
+      return value === null ? (item) => isNull(read(item)) : (item) => !isNull(read(item));
     case 'eq':
-      return (item) => get(item, field) === value;
+      return (item) => read(item) === value;
     case 'ne':
     case 'neq':
       // As in SQL, a null is neither equal nor unequal to anything.
       return (item) => {
-        const v = get(item, field);
+        const v = read(item);
         return !isNull(v) && v !== value;
       };
     case 'gt':
@@ -50,7 +59,7 @@ export function compileFilter<T>(node: FilterNode | null, get: Getter<T>): (item
     case 'lt':
     case 'lte':
       return (item) => {
-        const v = get(item, field) as Scalar;
+        const v = read(item) as Scalar;
         if (isNull(v) || !sameType(v, value)) return false;
         const c = v < (value as Scalar) ? -1 : v > (value as Scalar) ? 1 : 0;
         return op === 'gt' ? c > 0 : op === 'gte' ? c >= 0 : op === 'lt' ? c < 0 : c <= 0;
@@ -59,7 +68,7 @@ export function compileFilter<T>(node: FilterNode | null, get: Getter<T>): (item
     case 'nin': {
       const set = new Set(value as Scalar[]);
       return (item) => {
-        const v = get(item, field) as Scalar;
+        const v = read(item) as Scalar;
         return !isNull(v) && set.has(v) === (op === 'in');
       };
     }
@@ -68,13 +77,13 @@ export function compileFilter<T>(node: FilterNode | null, get: Getter<T>): (item
       const ignoreCase = op === 'ilike';
       const re = likeToRegExp(ignoreCase ? asciiLower(value as string) : (value as string), false);
       return (item) => {
-        const v = get(item, field);
+        const v = read(item);
         return typeof v === 'string' && re.test(ignoreCase ? asciiLower(v) : v);
       };
     }
     case 'contains':
       return (item) => {
-        const v = get(item, field);
+        const v = read(item);
         if (Array.isArray(v)) return v.some((e) => String(e) === value);
         return typeof v === 'string' && v.includes(value as string);
       };

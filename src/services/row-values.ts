@@ -104,6 +104,28 @@ export function toRow(table: TableRecord, row: RowRecord): Record<string, unknow
   return out;
 }
 
+/** Readers of row fields, each resolved once (the slot looked up when the reader is made). */
+export function rowAccessor(table: TableRecord): (field: string) => (row: RowRecord) => unknown {
+  return (field) => {
+    switch (field) {
+      case 'id':
+        return (row) => row.id;
+      case 'created_at':
+        return (row) => row.created_at;
+      case 'updated_at':
+        return (row) => row.updated_at;
+      case 'batch_id':
+        return (row) => row.batch_id;
+      case 'confidence':
+        return (row) => row.confidence;
+      default: {
+        const slot = Object.hasOwn(table.slots, field) ? table.slots[field]! : undefined;
+        return slot === undefined ? () => undefined : (row) => row.values[slot] ?? null;
+      }
+    }
+  };
+}
+
 /** A field of a row as the list engine sees it. */
 export function rowField(table: TableRecord): (row: RowRecord, field: string) => unknown {
   return (row, field) => {

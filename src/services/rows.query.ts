@@ -22,7 +22,7 @@ import { queryTerms, type SearchIndexes } from '../search/search';
 import { SYSTEM_SLOTS, indexValue, type IndexKeyBound, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
 import { fieldTypeOf, rowListSpec } from './row-fields';
-import { rowField, toRow } from './row-values';
+import { rowAccessor, rowField, toRow } from './row-values';
 
 /** Distinct values scanned at most; past it the frequencies rank only the values scanned. */
 export const DISTINCT_SCAN_CAP = 20_000;
@@ -78,7 +78,7 @@ export class RowsQuery {
 
   private page(table: TableRecord, spec: ListSpec, query: ListQuery): Page<RowRecord> {
     const get = rowField(table);
-    const matches = compileFilter(query.filter, get);
+    const matches = compileFilter(query.filter, { accessor: rowAccessor(table) });
     const terms = query.terms.flatMap(queryTerms);
     const textMatch = terms.length ? this.search.matcher(table, terms) : null;
     const keep = textMatch ? (row: RowRecord) => matches(row) && textMatch(row) : matches;
@@ -266,28 +266,26 @@ export class RowsQuery {
     const filter = parseFilter(filterText, (f) => (lookup(f)?.filterable ? lookup(f) : undefined));
     const ids = this.candidates(table, { filter } as ListQuery, lookup);
     if (ids) {
-      const get = rowField(table);
-      return accumulate(aggs, this.fetch(table, ids, compileFilter(filter, get)), get);
+      const accessor = rowAccessor(table);
+      return accumulate(aggs, this.fetch(table, ids, compileFilter(filter, { accessor })), accessor);
     }
     const fields = new Set([...filterFields(filter), ...aggs.flatMap((a) => (a.field ? [a.field] : []))]);
     fields.delete('id');
     if (fields.has('created_at')) {
       // created_at lives in the row keys, not in a column slot: read the rows.
-      const get = rowField(table);
-      const matches = compileFilter(filter, get);
-      return accumulate(aggs, (function* (rows: Iterable<RowRecord>) {
-        for (const row of rows) if (matches(row)) yield row;
-      })(this.rows.scanRows(table.seq, false)), get);
+      const accessor = rowAccessor(table);
+      const matches = compileFilter(filter, { accessor });
+      const found: RowRecord[] = [];
+      for (const row of this.rows.scanRows(table.seq, false)) if (matches(row)) found.push(row);
+      return accumulate(aggs, found, accessor);
     }
     const slotFor = new Map([...fields].map((f) => [f, slotOf(table, f)!]));
     const cols = this.columns.columns(table, [...slotFor.values()]);
-    const arrays: Record<string, unknown[]> = { id: cols.ids };
-    for (const [field, slot] of slotFor) arrays[field] = cols.values(slot);
-    const get = (i: number, field: string) => arrays[field]![i];
-    const matches = compileFilter(filter, get);
+    const accessor = (field: string): ((i: number) => unknown) => (field === 'id' ? (i) => cols.ids[i] : cols.reader(slotFor.get(field)!));
+    const matches = compileFilter(filter, { accessor });
     const hits: number[] = [];
     for (let i = 0; i < cols.ids.length; i++) if (cols.ids[i] !== null && matches(i)) hits.push(i);
-    return accumulate(aggs, hits, get);
+    return accumulate(aggs, hits, accessor);
   }
 
   /**
@@ -354,28 +352,30 @@ export class RowsQuery {
 }
 
 /** Aggregates computed over rows (nulls left out; sums, averages and extremes over numbers only). */
-function accumulate<T>(aggs: Agg[], rows: Iterable<T>, get: (r: T, f: string) => unknown): Record<string, number | null> {
-  const state = aggs.map(() => ({ n: 0, sum: 0, min: Infinity, max: -Infinity, seen: new Set<unknown>() }));
-  for (const row of rows) {
-    aggs.forEach((agg, i) => {
-      const st = state[i]!;
-      if (agg.field === null) {
-        st.n++;
-        return;
+function accumulate<T>(aggs: Agg[], items: T[], accessor: (field: string) => (item: T) => unknown): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const agg of aggs) {
+    const st = { n: 0, sum: 0, min: Infinity, max: -Infinity, seen: new Set<unknown>() };
+    if (agg.field === null) {
+      st.n = items.length;
+    } else {
+      const read = accessor(agg.field);
+      for (const item of items) {
+        const v = read(item);
+        if (v === null || v === undefined) continue;
+        if (agg.fn === 'count') st.n++;
+        else if (agg.fn === 'count_distinct') for (const x of Array.isArray(v) ? v : [v]) st.seen.add(indexValue(x));
+        else if (typeof v === 'number') {
+          st.n++;
+          st.sum += v;
+          if (v < st.min) st.min = v;
+          if (v > st.max) st.max = v;
+        }
       }
-      const v = get(row, agg.field);
-      if (v === null || v === undefined) return;
-      if (agg.fn === 'count') st.n++;
-      else if (agg.fn === 'count_distinct') for (const x of Array.isArray(v) ? v : [v]) st.seen.add(indexValue(x));
-      else if (typeof v === 'number') {
-        st.n++;
-        st.sum += v;
-        st.min = Math.min(st.min, v);
-        st.max = Math.max(st.max, v);
-      }
-    });
+    }
+    out[agg.alias] = finishAgg(agg, st);
   }
-  return Object.fromEntries(aggs.map((agg, i) => [agg.alias, finishAgg(agg, state[i]!)]));
+  return out;
 }
 
 function finishAgg(agg: Agg, st: { n: number; sum: number; min: number; max: number; seen: Set<unknown> }): number | null {

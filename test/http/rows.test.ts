@@ -98,6 +98,16 @@ test('column ids that are names of object properties work like any other', async
   expect((await app.request('GET', `${t}/columns/constructor/distinct`)).body.values.sort()).toEqual(['a', 'b']);
 });
 
+test('a flexible number column that gains text keeps aggregating right', async () => {
+  const t = await makeTable([{ id: 'n', name: 'N', type: 'number' }, { id: 'k', name: 'K' }], { strictness: 'flexible' });
+  await app.request('POST', `${t}/rows/bulk`, { body: { creates: Array.from({ length: 400 }, (_, i) => ({ n: i, k: i % 2 ? 'odd' : 'even' })) } });
+  const ask = async () => (await app.request('GET', `${t}/rows/aggregate?aggs=count:n,sum:n,count_distinct:n&filter=k.eq.odd`)).body;
+  expect(await ask()).toEqual({ count_n: 200, sum_n: 40000, count_distinct_n: 200 });
+  await app.request('POST', `${t}/rows`, { body: { n: 'many', k: 'odd' } });
+  await app.request('POST', `${t}/rows`, { body: { n: 1, k: 'odd' } });
+  expect(await ask()).toEqual({ count_n: 202, sum_n: 40001, count_distinct_n: 201 });
+});
+
 describe('strictness, required, defaults, unknown keys', () => {
   const columns = [
     { id: 'n', name: 'N', type: 'number' },
