@@ -13,7 +13,7 @@ export function columnsRoutes(auth: ReturnType<typeof authPlugin>, columns: Colu
   const detail = (summary: string) => ({ summary, tags: ['Columns'] });
   return new Elysia({ prefix: '/v1/projects/:project_id/tables/:table_id/columns' })
     .use(auth)
-    .post('/', async ({ params, body, headers, set }) => tableReply(set, await columns.add(params.project_id, params.table_id, body, headers['if-match'] ?? null)), {
+    .post('', async ({ params, body, headers, set }) => tableReply(set, await columns.add(params.project_id, params.table_id, body, headers['if-match'] ?? null)), {
       params: TableParams,
       headers: IfMatch,
       body: AddColumnBody,

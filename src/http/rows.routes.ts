@@ -18,14 +18,14 @@ export function rowsRoutes(auth: ReturnType<typeof authPlugin>, rows: RowsServic
   const detail = (summary: string) => ({ summary, tags: ['Rows'] });
   return new Elysia({ prefix: '/v1/projects/:project_id/tables/:table_id/rows' })
     .use(auth)
-    .get('/', ({ params, query }) => rows.list(params.project_id, params.table_id, query), {
+    .get('', ({ params, query }) => rows.list(params.project_id, params.table_id, query), {
       params: TableParams,
       query: ListQuery,
       response: { 200: t.Object({ ...ListEnvelopeFields, rows: t.Array(RowObject) }) },
       detail: detail('List rows'),
     })
     .post(
-      '/',
+      '',
       async ({ params, body, set }) => {
         set.status = 201;
         return rows.create(params.project_id, params.table_id, body);

@@ -18,14 +18,14 @@ export function tablesRoutes(auth: ReturnType<typeof authPlugin>, tables: Tables
   const detail = (summary: string) => ({ summary, tags: ['Tables'] });
   return new Elysia({ prefix: '/v1/projects/:project_id/tables' })
     .use(auth)
-    .get('/', ({ params, query }) => tables.list(params.project_id, query), {
+    .get('', ({ params, query }) => tables.list(params.project_id, query), {
       params: ProjectParams,
       query: ListQuery,
       response: { 200: TableList },
       detail: detail('List tables'),
     })
     .post(
-      '/',
+      '',
       async ({ params, body, set }) => {
         set.status = 201;
         return tableReply(set, await tables.create(params.project_id, body));
