@@ -38,7 +38,9 @@ export class Store {
     this.env = open({ path, maxDbs: 64, encoding: 'msgpack' });
     for (const name of SUB_DATABASES) {
       // Tables are read on every request and written only by this process, so their decoded
-      // records are cached (lmdb drops an entry when this process writes it).
+      // records are cached (lmdb replaces an entry when this process writes it). Writers put a
+      // table last in their transaction, after every check that could abort it, and never mutate
+      // a record they read.
       this.dbs.set(name, this.env.openDB({ name, encoding: 'msgpack', cache: CACHED.has(name) }));
     }
   }
