@@ -11,58 +11,105 @@
 import { slotValue, type RowRecord, type RowsStore } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
 
-/** A growable column: numbers packed, or anything in a plain array. */
+const MAX_DICTIONARY = 65_535;
+
+/**
+ * A growable column, stored by what it holds: only numbers in a Float64Array (NaN for no value),
+ * strings of at most 65,535 distinct values as Uint16 codes into a dictionary (0 for no value; one
+ * shared string per value, so equality is cheap), anything else in a plain array. A value that does
+ * not fit its storage moves the column to a plain array.
+ */
 class Column {
-  private numbers: Float64Array | null;
+  private numbers: Float64Array | null = null;
+  private codes: Uint16Array | null = null;
+  private dictionary: string[] = [];
+  private codeOf = new Map<string, number>();
   private values: unknown[] | null = null;
 
   constructor(initial: unknown[]) {
+    const capacity = Math.max(16, initial.length);
     if (initial.every((v) => v === null || typeof v === 'number')) {
-      this.numbers = new Float64Array(Math.max(16, initial.length));
-      initial.forEach((v, i) => (this.numbers![i] = v === null ? NaN : (v as number)));
+      this.numbers = new Float64Array(capacity).fill(NaN);
+      initial.forEach((v, i) => v !== null && (this.numbers![i] = v as number));
+    } else if (initial.every((v) => v === null || typeof v === 'string')) {
+      this.codes = new Uint16Array(capacity);
+      for (let i = 0; i < initial.length && this.codes; i++) if (initial[i] !== null) this.setCode(i, initial[i] as string, initial);
     } else {
-      this.numbers = null;
       this.values = initial;
     }
   }
 
-  get(i: number): unknown {
-    if (this.numbers) {
-      const v = this.numbers[i]!;
-      return Number.isNaN(v) ? null : v;
+  /** Stores a string as a code; returns false (after unpacking) when the dictionary is full. */
+  private setCode(i: number, value: string, initial?: unknown[]): boolean {
+    let code = this.codeOf.get(value);
+    if (code === undefined) {
+      if (this.dictionary.length >= MAX_DICTIONARY) {
+        this.unpack(initial);
+        return false;
+      }
+      this.dictionary.push(value);
+      code = this.dictionary.length;
+      this.codeOf.set(value, code);
     }
-    return this.values![i] ?? null;
+    this.codes![i] = code;
+    return true;
+  }
+
+  /** Moves to a plain array (of the given initial values while still building). */
+  private unpack(initial?: unknown[]): void {
+    if (initial) this.values = initial;
+    else if (this.numbers) this.values = Array.from(this.numbers, (v) => (Number.isNaN(v) ? null : v));
+    else if (this.codes) this.values = Array.from(this.codes, (c) => (c === 0 ? null : this.dictionary[c - 1]));
+    this.numbers = null;
+    this.codes = null;
+    this.dictionary = [];
+    this.codeOf = new Map();
+  }
+
+  private ensure(i: number): void {
+    const grow = <A extends Float64Array | Uint16Array>(array: A, make: (n: number) => A): A => {
+      if (i < array.length) return array;
+      const grown = make(Math.max(i + 1, array.length * 2));
+      grown.set(array);
+      return grown;
+    };
+    if (this.numbers) this.numbers = grow(this.numbers, (n) => new Float64Array(n).fill(NaN));
+    if (this.codes) this.codes = grow(this.codes, (n) => new Uint16Array(n));
   }
 
   set(i: number, value: unknown): void {
+    this.ensure(i);
     if (this.numbers) {
       if (value === null || typeof value === 'number') {
-        if (i >= this.numbers.length) {
-          const grown = new Float64Array(Math.max(i + 1, this.numbers.length * 2)).fill(NaN);
-          grown.set(this.numbers);
-          this.numbers = grown;
-        }
         this.numbers[i] = value === null ? NaN : value;
         return;
       }
-      // A value of another kind (a flexible table's text in a number column): unpack.
-      this.values = Array.from(this.numbers, (v) => (Number.isNaN(v) ? null : v));
-      this.numbers = null;
+      this.unpack();
+    } else if (this.codes) {
+      if (value === null) {
+        this.codes[i] = 0;
+        return;
+      }
+      if (typeof value === 'string' && this.setCode(i, value)) return;
+      if (this.codes) this.unpack();
     }
     this.values![i] = value;
   }
 
   /** A reader by position, with no per-call branching on the storage kind. */
   reader(): (i: number) => unknown {
-    const numbers = this.numbers;
+    const { numbers, codes, dictionary, values } = this;
     if (numbers) {
       return (i) => {
         const v = numbers[i]!;
         return v === v ? v : null;
       };
     }
-    const values = this.values!;
-    return (i) => values[i] ?? null;
+    if (codes) {
+      const table: Array<string | null> = [null, ...dictionary];
+      return (i) => table[codes[i]!] ?? null;
+    }
+    return (i) => values![i] ?? null;
   }
 }
 

@@ -106,6 +106,11 @@ test('a flexible number column that gains text keeps aggregating right', async (
   await app.request('POST', `${t}/rows`, { body: { n: 'many', k: 'odd' } });
   await app.request('POST', `${t}/rows`, { body: { n: 1, k: 'odd' } });
   expect(await ask()).toEqual({ count_n: 202, sum_n: 40001, count_distinct_n: 201 });
+  // A string column that gains a value that is not a string (flexible keeps it as given).
+  const kinds = async () => (await app.request('GET', `${t}/rows/aggregate?aggs=count:k,count_distinct:k&filter=n.gte.0`)).body;
+  expect(await kinds()).toEqual({ count_k: 401, count_distinct_k: 2 });
+  expect((await app.request('POST', `${t}/rows`, { body: { n: 0, k: { nested: true } } })).body.k).toEqual({ nested: true });
+  expect(await kinds()).toEqual({ count_k: 402, count_distinct_k: 3 });
 });
 
 describe('strictness, required, defaults, unknown keys', () => {
