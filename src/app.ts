@@ -51,12 +51,13 @@ export function createServices(store: Store, config: Config, clock: Clock) {
   const search = new SearchIndexes(rowsStore);
   const columnCache = new ColumnCache(rowsStore);
   const tables = new TablesService(store, tablesStore, clock, cursors, meta, rowsStore, search, columnCache);
-  const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache);
+  const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache, (id) => tablesStore.get(id));
   return {
     meta,
     accounts,
     tables,
     search,
+    columnCache,
     rowsStore,
     columns: new ColumnsService(tables),
     rows: new RowsService(store, tables, tablesStore, rowsStore, rowsQuery, search, columnCache, clock),

@@ -123,10 +123,56 @@ interface TableColumns {
   live: number;
 }
 
+/** Rows read per step of a background build, so requests in between wait only that long. */
+const WARM_CHUNK = 5000;
+
 export class ColumnCache {
   private readonly tables = new Map<string, TableColumns>();
+  private readonly warming = new Set<string>();
 
   constructor(private readonly rows: RowsStore) {}
+
+  /**
+   * Readers by row id for `slots`, only when the cache already holds them at the table's current
+   * version (never building anything); `at(id)` is undefined for a row the cache does not know.
+   */
+  peek(table: TableRecord, slots: number[]): { at: (id: string) => number | undefined; reader: (slot: number) => (i: number) => unknown } | null {
+    const entry = this.tables.get(table.id);
+    if (!entry || entry.version !== table.data_version || !slots.every((s) => entry.slots.has(s))) return null;
+    return { at: (id) => entry.positions.get(id), reader: (slot) => entry.slots.get(slot)!.reader() };
+  }
+
+  /**
+   * Builds the cache of `slots` in the background, a chunk per timer tick. `current` reads the
+   * table again at the end: a build overtaken by a write is thrown away (the next walk asks again).
+   */
+  warm(table: TableRecord, slots: number[], current: () => TableRecord | undefined): void {
+    if (this.warming.has(table.id) || this.peek(table, slots)) return;
+    this.warming.add(table.id);
+    const ids: string[] = [];
+    const arrays = slots.map(() => [] as unknown[]);
+    let after: string | undefined;
+    const step = () => {
+      let n = 0;
+      for (const row of this.rows.scanRows(table.seq, false, after)) {
+        ids.push(row.id);
+        slots.forEach((slot, k) => arrays[k]!.push(slotValue(row, slot)));
+        after = row.id;
+        if (++n >= WARM_CHUNK) return void setTimeout(step, 0);
+      }
+      this.warming.delete(table.id);
+      if (current()?.data_version !== table.data_version) return;
+      const positions = new Map(ids.map((id, i) => [id, i]));
+      const built = new Map(slots.map((slot, k) => [slot, new Column(arrays[k]!)]));
+      const existing = this.tables.get(table.id);
+      if (existing?.version === table.data_version) {
+        for (const [slot, column] of built) if (!existing.slots.has(slot)) existing.slots.set(slot, column);
+        return;
+      }
+      this.tables.set(table.id, { version: table.data_version, ids, positions, slots: built, live: ids.length });
+    };
+    setTimeout(step, 0);
+  }
 
   /** Row ids by position (null for deleted rows) and readers by position of the given slots. */
   columns(table: TableRecord, slots: number[]): { ids: Array<string | null>; reader: (slot: number) => (i: number) => unknown } {

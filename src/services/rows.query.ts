@@ -33,6 +33,9 @@ export const CANDIDATE_CAP = 300;
 export const SEARCH_WALK = 2000;
 /** The most search results fetched and sorted; past it the rows are walked in order. */
 export const SEARCH_CAP = 5000;
+/** A walk on a table this large that passes this many rows asks for the column cache to be built. */
+export const WARM_TABLE_ROWS = 10_000;
+export const WARM_AFTER_WALKED = 1000;
 
 export function slotOf(table: TableRecord, field: string): number | undefined {
   // Own properties only: `toString` and `constructor` are fine column ids.
@@ -63,6 +66,7 @@ export class RowsQuery {
     private readonly search: SearchIndexes,
     private readonly cursors: CursorCodec,
     private readonly columns: ColumnCache,
+    private readonly current: (tableId: string) => TableRecord | undefined,
   ) {}
 
   spec(table: TableRecord): ListSpec {
@@ -85,13 +89,33 @@ export class RowsQuery {
 
     const ids = this.candidates(table, query, lookupIn(spec));
     if (ids !== null) return this.pageInMemory(this.fetch(table, ids, keep), query, get);
-    if (textMatch === null) return this.walk(table, query, keep, get)!;
+    if (textMatch === null) return this.walk(table, query, keep, get, Infinity, this.prefilter(table, query))!;
     // Common terms fill a page within a short walk; rare ones are looked up in the search index.
     const walked = this.walk(table, query, keep, get, SEARCH_WALK);
     if (walked) return walked;
     const searched = this.search.search(table, terms);
     if (searched.size <= SEARCH_CAP) return this.pageInMemory(this.fetch(table, searched, keep), query, get);
     return this.walk(table, query, (row) => searched.has(row.id) && matches(row), get)!;
+  }
+
+  /**
+   * A check of the filter by row id against the column cache, so a walk decodes only the rows that
+   * match; null when the cache does not hold the filter's columns at this version (it is then built
+   * in the background once walks on this table turn out long).
+   */
+  private prefilter(table: TableRecord, query: ListQuery): ((id: string) => boolean) | null {
+    if (!query.filter) return null;
+    const fields = [...filterFields(query.filter)];
+    if (fields.some((f) => f === 'created_at' || f === 'id')) return null;
+    const slots = fields.map((f) => slotOf(table, f)!);
+    const cached = this.columns.peek(table, slots);
+    if (!cached) return null;
+    const slotFor = new Map(fields.map((f, k) => [f, slots[k]!]));
+    const matches = compileFilter(query.filter, { accessor: (field) => cached.reader(slotFor.get(field)!) });
+    return (id) => {
+      const i = cached.at(id);
+      return i === undefined || matches(i);
+    };
   }
 
   private fetch(table: TableRecord, ids: Iterable<string>, keep: (row: RowRecord) => boolean): RowRecord[] {
@@ -182,6 +206,7 @@ export class RowsQuery {
     keep: (r: RowRecord) => boolean,
     get: (r: RowRecord, f: string) => unknown,
     maxExamined = Infinity,
+    prefilter: ((id: string) => boolean) | null = null,
   ): Page<RowRecord> | null {
     const [first, ...rest] = query.order as [OrderKey, ...OrderKey[]];
     if (first.field !== 'created_at' && first.field !== 'id' && indexedSlot(table, first.field) === undefined) {
@@ -197,9 +222,10 @@ export class RowsQuery {
     const collected: RowRecord[] = [];
     let lastFirst: unknown = undefined;
     let examined = 0;
-    for (const row of this.ordered(table, first, cursor, single)) {
+    for (const row of this.ordered(table, first, cursor, single, prefilter)) {
       // Gave up before the page was complete: the caller finds the rows another way.
       if (++examined > maxExamined) return null;
+      if (examined === WARM_AFTER_WALKED && !prefilter && query.filter && table.row_count >= WARM_TABLE_ROWS) this.warmFor(table, query);
       if (!single && collected.length >= want && get(row, first.field) !== lastFirst) break;
       if (!single && cursor && compareBy(query.order, query.order.map((k) => get(row, k.field)), row.id, cursor.values, cursor.id) <= 0) continue;
       if (!keep(row)) continue;
@@ -216,8 +242,22 @@ export class RowsQuery {
     return this.finish(items, collected.length > skip + query.limit, query, get);
   }
 
-  /** Rows in the order of one key, starting after the cursor (single key) or at its value (several). */
-  private *ordered(table: TableRecord, key: OrderKey, cursor: CursorPosition | null, exactResume: boolean): Generator<RowRecord> {
+  private warmFor(table: TableRecord, query: ListQuery): void {
+    const fields = [...filterFields(query.filter)].filter((f) => f !== 'created_at' && f !== 'id');
+    if (fields.length) this.columns.warm(table, fields.map((f) => slotOf(table, f)!), () => this.current(table.id));
+  }
+
+  /**
+   * Rows in the order of one key, starting after the cursor (single key) or at its value (several).
+   * Rows the prefilter rules out are skipped without being read.
+   */
+  private *ordered(
+    table: TableRecord,
+    key: OrderKey,
+    cursor: CursorPosition | null,
+    exactResume: boolean,
+    prefilter: ((id: string) => boolean) | null = null,
+  ): Generator<RowRecord> {
     if (key.field === 'created_at' || key.field === 'id') {
       yield* this.rows.scanRows(table.seq, key.desc, exactResume && cursor ? cursor.id : undefined);
       return;
@@ -250,6 +290,7 @@ export class RowsQuery {
         : [valueSegment, nullSegment];
     for (const segment of segments) {
       for (const [, id] of segment()) {
+        if (prefilter && !prefilter(id)) continue;
         const row = this.rows.get(table.seq, id);
         if (row) yield row;
       }
