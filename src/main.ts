@@ -55,6 +55,7 @@ async function shutdown(signal: string): Promise<void> {
   void server.stop(false);
   await gateway.drain(config.shutdownGraceMs);
   await scheduler.stop();
+  app.services.columnCache.close();
   await app.services.usage.flush();
   await store.close();
   console.log('rowsmith: stopped');

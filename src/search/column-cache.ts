@@ -123,14 +123,22 @@ interface TableColumns {
   live: number;
 }
 
-/** Rows read per step of a background build, so requests in between wait only that long. */
-const WARM_CHUNK = 5000;
+/** Rows read per step of a background build, so a request waits at most one step's time. */
+const WARM_CHUNK = 1000;
 
 export class ColumnCache {
   private readonly tables = new Map<string, TableColumns>();
-  private readonly warming = new Set<string>();
+  private readonly warming = new Map<string, ReturnType<typeof setTimeout>>();
+  private closed = false;
 
   constructor(private readonly rows: RowsStore) {}
+
+  /** Stops background builds; call before the store closes. */
+  close(): void {
+    this.closed = true;
+    for (const timer of this.warming.values()) clearTimeout(timer);
+    this.warming.clear();
+  }
 
   /**
    * Readers by row id for `slots`, only when the cache already holds them at the table's current
@@ -147,21 +155,26 @@ export class ColumnCache {
    * table again at the end: a build overtaken by a write is thrown away (the next walk asks again).
    */
   warm(table: TableRecord, slots: number[], current: () => TableRecord | undefined): void {
-    if (this.warming.has(table.id) || this.peek(table, slots)) return;
-    this.warming.add(table.id);
+    if (this.closed || this.warming.has(table.id) || this.peek(table, slots)) return;
     const ids: string[] = [];
     const arrays = slots.map(() => [] as unknown[]);
     let after: string | undefined;
     const step = () => {
-      let n = 0;
-      for (const row of this.rows.scanRows(table.seq, false, after)) {
-        ids.push(row.id);
-        slots.forEach((slot, k) => arrays[k]!.push(slotValue(row, slot)));
-        after = row.id;
-        if (++n >= WARM_CHUNK) return void setTimeout(step, 0);
+      try {
+        let n = 0;
+        for (const row of this.rows.scanRows(table.seq, false, after)) {
+          ids.push(row.id);
+          slots.forEach((slot, k) => arrays[k]!.push(slotValue(row, slot)));
+          after = row.id;
+          if (++n >= WARM_CHUNK) return void this.warming.set(table.id, setTimeout(step, 0));
+        }
+      } catch {
+        // The table went away under the build (or the store is closing): nothing to keep.
+        this.warming.delete(table.id);
+        return;
       }
       this.warming.delete(table.id);
-      if (current()?.data_version !== table.data_version) return;
+      if (this.closed || current()?.data_version !== table.data_version) return;
       const positions = new Map(ids.map((id, i) => [id, i]));
       const built = new Map(slots.map((slot, k) => [slot, new Column(arrays[k]!)]));
       const existing = this.tables.get(table.id);
@@ -171,7 +184,7 @@ export class ColumnCache {
       }
       this.tables.set(table.id, { version: table.data_version, ids, positions, slots: built, live: ids.length });
     };
-    setTimeout(step, 0);
+    this.warming.set(table.id, setTimeout(step, 0));
   }
 
   /** Row ids by position (null for deleted rows) and readers by position of the given slots. */

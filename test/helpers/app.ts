@@ -59,6 +59,7 @@ export async function startApp(options: { config?: Partial<Config>; clock?: Cloc
   };
 
   const close = async () => {
+    app.services.columnCache.close();
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });
   };

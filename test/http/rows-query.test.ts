@@ -397,4 +397,18 @@ describe('walks checked against the column cache', () => {
     expect(app.services.columnCache.peek(table(), slots())).not.toBeNull();
     expect(await page()).toEqual(want());
   });
+
+  test('closing while a background build runs stops it cleanly', async () => {
+    const local = await startApp();
+    const t = await local.request('POST', TABLES, { body: { name: 'Closing', columns_json: [{ id: 'k', name: 'K', type: 'number' }, { id: 'at', name: 'At', type: 'date' }] } });
+    const url = `${TABLES}/${t.body.id}`;
+    for (let b = 0; b < 12; b++) {
+      await local.request('POST', `${url}/rows/bulk`, { body: { creates: Array.from({ length: 1000 }, (_, i) => ({ k: i % 50, at: `2024-01-${String(1 + (i % 28)).padStart(2, '0')}` })) } });
+    }
+    const walked = await local.request('GET', `${url}/rows?filter=k.lt.3&order=at.desc&limit=100`);
+    expect(walked.status).toBe(200);
+    await local.close();
+    // A build step left running would now read a closed store and throw from its timer.
+    await Bun.sleep(100);
+  });
 });
