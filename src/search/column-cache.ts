@@ -11,7 +11,7 @@
 import { slotValue, type RowRecord, type RowsStore } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
 
-const MAX_DICTIONARY = 65_535;
+export const MAX_DICTIONARY = 65_535;
 
 /**
  * A growable column, stored by what it holds: only numbers in a Float64Array (NaN for no value),
@@ -19,7 +19,7 @@ const MAX_DICTIONARY = 65_535;
  * shared string per value, so equality is cheap), anything else in a plain array. A value that does
  * not fit its storage moves the column to a plain array.
  */
-class Column {
+export class Column {
   private numbers: Float64Array | null = null;
   private codes: Uint16Array | null = null;
   private dictionary: string[] = [];

@@ -49,10 +49,17 @@ function indexedSlot(table: TableRecord, field: string): number | undefined {
   return slot === undefined || table.pending_slots.includes(slot) ? undefined : slot;
 }
 
+const specsOf = new WeakMap<TableRecord, SlotSpec[]>();
+
 /** Every index a row of this table has: each column's slot and the indexed system fields. */
 export function slotSpecs(table: TableRecord): SlotSpec[] {
-  const specs: SlotSpec[] = Object.values(SYSTEM_SLOTS).map((slot) => ({ slot, multi: false }));
-  for (const column of table.columns_json) specs.push({ slot: table.slots[column.id]!, multi: fieldTypeOf(column.type) === 'array' });
+  // Table records are never changed in place, so one list per record serves every row written.
+  let specs = specsOf.get(table);
+  if (!specs) {
+    specs = Object.values(SYSTEM_SLOTS).map((slot) => ({ slot, multi: false }));
+    for (const column of table.columns_json) specs.push({ slot: table.slots[column.id]!, multi: fieldTypeOf(column.type) === 'array' });
+    specsOf.set(table, specs);
+  }
   return specs;
 }
 

@@ -1,0 +1,43 @@
+/** The storage kinds of a cached column and every move between them. */
+import { expect, test } from 'bun:test';
+import { Column, MAX_DICTIONARY } from '../../src/search/column-cache';
+
+const read = (c: Column, n: number) => Array.from({ length: n }, (_, i) => c.reader()(i));
+
+test('numbers stay numbers, grow, and hold nulls', () => {
+  const c = new Column([1, null, 2.5]);
+  c.set(40, 7);
+  c.set(1, 3);
+  c.set(0, null);
+  expect(read(c, 3)).toEqual([null, 3, 2.5]);
+  expect(c.reader()(40)).toBe(7);
+  expect(c.reader()(39)).toBeNull();
+});
+
+test('a number column that gets text moves to a plain array and keeps its values', () => {
+  const c = new Column([1, 2, null]);
+  c.set(3, 'many');
+  expect(read(c, 4)).toEqual([1, 2, null, 'many']);
+  c.set(0, { any: 'thing' });
+  expect(c.reader()(0)).toEqual({ any: 'thing' });
+});
+
+test('strings are coded; new strings extend the dictionary; other values unpack it', () => {
+  const c = new Column(['a', 'b', null, 'a']);
+  c.set(4, 'c');
+  c.set(1, null);
+  expect(read(c, 5)).toEqual(['a', null, null, 'a', 'c']);
+  c.set(5, 42);
+  expect(read(c, 6)).toEqual(['a', null, null, 'a', 'c', 42]);
+});
+
+test('more distinct strings than the dictionary holds: while building and while writing', () => {
+  const many = Array.from({ length: MAX_DICTIONARY + 10 }, (_, i) => `v${i}`);
+  const built = new Column(many);
+  expect(built.reader()(MAX_DICTIONARY + 9)).toBe(`v${MAX_DICTIONARY + 9}`);
+  expect(built.reader()(0)).toBe('v0');
+  const grown = new Column(many.slice(0, MAX_DICTIONARY));
+  grown.set(MAX_DICTIONARY, 'one too many');
+  expect(grown.reader()(MAX_DICTIONARY)).toBe('one too many');
+  expect(grown.reader()(17)).toBe('v17');
+});
