@@ -18,7 +18,8 @@ const bad = (message: string): Coerced => ({ ok: false, message });
 
 const CURRENCY_SYMBOLS = /[$€£¥₹₩₽₺₪₫฿₴₦₱₡₲₵₸]|\b[A-Z]{3}\b|US\$|R\$|CHF|kr\.?/g;
 
-export type NumberParse = { value: number } | { ambiguous: string } | null;
+/** A number, or an ambiguity with the reading `flexible` guesses (groups of thousands), or nothing. */
+export type NumberParse = { value: number } | { ambiguous: string; guess: number } | null;
 
 /**
  * Reads a number written by a person: currency signs and codes, group separators (`,` `.` space
@@ -61,7 +62,8 @@ export function parseHumanNumber(input: string): NumberParse {
       if (!groupsValid(s, ',')) return null;
       normalized = parts.join('');
     } else if (parts[1]!.length === 3 && parts[0]!.length <= 3 && parts[0] !== '0') {
-      return { ambiguous: `"${input.trim()}" could be ${parts.join('')} or ${parts.join('.')}` };
+      const sign = negative ? -1 : 1;
+      return { ambiguous: `"${input.trim()}" could be ${parts.join('')} or ${parts.join('.')}`, guess: sign * Number(parts.join('')) };
     } else {
       normalized = parts.join('.');
     }
@@ -160,7 +162,7 @@ const FALSE_WORDS = new Set(['false', 'no', 'n', '0', 'off', '']);
 function isHttpUrl(s: string): boolean {
   try {
     const url = new URL(s);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.') !== false && url.hostname.length > 0;
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
   } catch {
     return false;
   }
@@ -190,7 +192,7 @@ function coerceValue(value: unknown, column: Column, strictness: Strictness): Co
       else if (typeof value === 'string' && loose) {
         const parsed = parseHumanNumber(value);
         if (parsed && 'value' in parsed) n = parsed.value;
-        else if (parsed && guess) n = Number(parsed.ambiguous.match(/could be ([\d.-]+)/)![1]);
+        else if (parsed && guess) n = parsed.guess;
         else if (parsed) return bad(`ambiguous number: ${parsed.ambiguous}`);
       }
       if (n === undefined || !Number.isFinite(n)) return bad(`expected a number, got ${describe(value)}`);

@@ -1,7 +1,7 @@
 /** Turns every failure into the one error envelope; nothing internal ever reaches a client. */
 import { Value } from '@sinclair/typebox/value';
 import { Elysia, ValidationError, type AnyElysia } from 'elysia';
-import { ApiError, invalidInput, type FieldError } from '../lib/errors';
+import { ApiError, invalidFields, type FieldError } from '../lib/errors';
 import type { Logger } from '../lib/log';
 
 export function errorResponse(error: ApiError, extraHeaders: Record<string, string> = {}): Response {
@@ -80,9 +80,7 @@ export function toApiError(app: AnyElysia, code: unknown, error: unknown, ctx: {
   if (code === 'NOT_FOUND') return new ApiError(404, 'not_found', 'No such endpoint');
   if (code === 'PARSE') return new ApiError(400, 'invalid_input', 'The request body could not be parsed');
   if (code === 'VALIDATION' && error instanceof ValidationError) {
-    const problems = validationProblems(app, error, ctx.method, ctx.route, ctx.query);
-    const first = problems[0];
-    return invalidInput(first ? `${first.path}: ${first.message}` : 'Invalid request', problems);
+    return invalidFields(validationProblems(app, error, ctx.method, ctx.route, ctx.query));
   }
   return new ApiError(500, 'internal_server_error', 'Something went wrong on our side');
 }

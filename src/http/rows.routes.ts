@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia';
-import type { RowsService } from '../services/rows.service';
+import { BULK_LIMIT, type RowsService } from '../services/rows.service';
 import type { authPlugin } from './auth';
 import { ListEnvelopeFields, ListQuery } from './list.schema';
 import { Deleted } from './tables.schema';
@@ -9,9 +9,9 @@ const RowParams = t.Object({ project_id: t.String(), table_id: t.String(), row_i
 const RowObject = t.Record(t.String(), t.Any(), { description: 'Values keyed by column id (or name, on writes), plus the system fields id, created_at, updated_at, batch_id, confidence.' });
 
 export const BulkBody = t.Object({
-  creates: t.Optional(t.Array(RowObject, { maxItems: 1000 })),
-  deletes: t.Optional(t.Array(t.String(), { maxItems: 1000 })),
-  updates: t.Optional(t.Array(t.Object({ id: t.String(), data: RowObject }), { maxItems: 1000 })),
+  creates: t.Optional(t.Array(RowObject, { maxItems: BULK_LIMIT })),
+  deletes: t.Optional(t.Array(t.String(), { maxItems: BULK_LIMIT })),
+  updates: t.Optional(t.Array(t.Object({ id: t.String(), data: RowObject }), { maxItems: BULK_LIMIT })),
 });
 
 export function rowsRoutes(auth: ReturnType<typeof authPlugin>, rows: RowsService) {

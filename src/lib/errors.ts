@@ -89,6 +89,12 @@ export function invalidInput(message: string, problems: Array<{ path: string; me
   return new ApiError(400, 'invalid_input', message, fields);
 }
 
+/** A 400 invalid_input naming every problem, its message taken from the first. */
+export function invalidFields(problems: Array<{ path: string; message: string; error_key?: string }>): ApiError {
+  const first = problems[0];
+  return invalidInput(first ? `${first.path}: ${first.message}` : 'Invalid request', problems);
+}
+
 /** Shorthand for an invalid_input about a single field. */
 export function fieldError(path: string, message: string, errorKey = 'invalid'): ApiError {
   return invalidInput(`${path}: ${message}`, [{ path, message, error_key: errorKey }]);

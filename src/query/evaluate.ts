@@ -33,11 +33,11 @@ function sameType(a: unknown, b: unknown): boolean {
   return typeof a === typeof b;
 }
 
-export function compileFilter<T>(node: FilterNode | null, access: Getter<T> | { accessor: Accessor<T> }): (item: T) => boolean {
+/** A test of one item against a filter; each field's reader is resolved once, here. */
+export function compileFilter<T>(node: FilterNode | null, accessor: Accessor<T>): (item: T) => boolean {
   if (!node) return () => true;
-  const accessor = typeof access === 'function' ? accessorOf(access) : access.accessor;
   if (node.kind !== 'cond') {
-    const parts = node.children.map((c) => compileFilter(c, { accessor }));
+    const parts = node.children.map((c) => compileFilter(c, accessor));
     return node.kind === 'and' ? (item) => parts.every((p) => p(item)) : (item) => parts.some((p) => p(item));
   }
   const { field, op, value } = node;

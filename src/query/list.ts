@@ -4,7 +4,7 @@
  */
 import { CursorCodec, type CursorPosition, type CursorValue } from './cursor';
 import { queryError } from './errors';
-import { compareBy, compileFilter, type Getter } from './evaluate';
+import { accessorOf, compareBy, compileFilter, type Getter } from './evaluate';
 import { LIMITS, type FieldSpec, type ListSpec } from './fields';
 import { parseFilter, type FilterNode } from './filter';
 import { orderToString, parseOrder, type OrderKey } from './order';
@@ -35,6 +35,15 @@ export function lookupIn(spec: ListSpec): (name: string) => FieldSpec | undefine
   return (name) => (Object.hasOwn(spec.fields, name) ? spec.fields[name] : undefined);
 }
 
+/** The fields a filter may name: those the list declares filterable. */
+export function filterLookup(spec: ListSpec): (name: string) => FieldSpec | undefined {
+  const lookup = lookupIn(spec);
+  return (name) => {
+    const f = lookup(name);
+    return f?.filterable ? f : undefined;
+  };
+}
+
 export function parseListQuery(spec: ListSpec, params: ListParams, codec: CursorCodec): ListQuery {
   const lookup = lookupIn(spec);
   const limit = params.limit ?? LIMITS.defaultPageSize;
@@ -47,10 +56,7 @@ export function parseListQuery(spec: ListSpec, params: ListParams, codec: Cursor
   if (terms.length && spec.searchable.length === 0) throw queryError('q', `${spec.resource} cannot be searched with q`);
 
   const filterText = params.filter ?? '';
-  const filter = parseFilter(filterText, (name) => {
-    const f = lookup(name);
-    return f?.filterable ? f : undefined;
-  });
+  const filter = parseFilter(filterText, filterLookup(spec));
   const order = parseOrder(params.order || spec.defaultOrder || 'created_at.desc', lookup);
 
   let select: string[] | null = null;
@@ -82,44 +88,50 @@ export function positionOf<T>(item: T, query: ListQuery, access: Access<T>): Cur
   return { values: query.order.map((k) => (access.get(item, k.field) ?? null) as CursorValue), id: access.id(item) };
 }
 
-/** Filters, searches, sorts and pages a collection held in memory. */
-export function listInMemory<T>(all: Iterable<T>, spec: ListSpec, query: ListQuery, access: Access<T>, codec: CursorCodec): Page<T> {
-  const matches = compileFilter(query.filter, access.get);
-  const terms = query.terms.map((t) => t.toLowerCase());
-  const searchText = (item: T) => spec.searchable.map((f) => String(access.get(item, f) ?? '')).join('\n').toLowerCase();
-  const keyed = [] as Array<{ item: T; values: unknown[]; id: string }>;
-  for (const item of all) {
-    if (!matches(item)) continue;
-    if (terms.length) {
-      const text = searchText(item);
-      if (!terms.every((t) => text.includes(t))) continue;
-    }
-    keyed.push({ item, values: query.order.map((k) => access.get(item, k.field)), id: access.id(item) });
-  }
+/** Sorts by the list's order, ties broken by id (in the direction of the last key). */
+export function sortByOrder<T>(items: T[], query: ListQuery, access: Access<T>): T[] {
+  const keyed = items.map((item) => ({ item, values: query.order.map((k) => access.get(item, k.field)), id: access.id(item) }));
   keyed.sort((a, b) => compareBy(query.order, a.values, a.id, b.values, b.id));
+  return keyed.map((k) => k.item);
+}
 
+/** A page of chosen items, with the cursor of its last one when more follow. */
+export function pageFrom<T>(items: T[], hasMore: boolean, query: ListQuery, access: Access<T>, codec: CursorCodec): Page<T> {
+  const last = items[items.length - 1];
+  return { items, hasMore, nextCursor: hasMore && last !== undefined ? codec.encode(query.binding, positionOf(last, query, access)) : null };
+}
+
+/** The page of sorted items that the cursor (or else the page number) asks for. */
+export function pageOfSorted<T>(sorted: T[], query: ListQuery, access: Access<T>, codec: CursorCodec): Page<T> {
   let start = 0;
   if (query.cursor) {
     const { values, id } = query.cursor;
-    start = keyed.findIndex((k) => compareBy(query.order, k.values, k.id, values, id) > 0);
-    if (start < 0) start = keyed.length;
+    start = sorted.findIndex((item) => compareBy(query.order, query.order.map((k) => access.get(item, k.field)), access.id(item), values, id) > 0);
+    if (start < 0) start = sorted.length;
   } else if (query.page) {
     start = (query.page - 1) * query.limit;
   }
-  const slice = keyed.slice(start, start + query.limit).map((k) => k.item);
-  const hasMore = start + query.limit < keyed.length;
-  const last = slice[slice.length - 1];
-  return {
-    items: slice,
-    hasMore,
-    nextCursor: hasMore && last !== undefined ? codec.encode(query.binding, positionOf(last, query, access)) : null,
-  };
+  return pageFrom(sorted.slice(start, start + query.limit), start + query.limit < sorted.length, query, access, codec);
+}
+
+/** Filters, searches, sorts and pages a collection held in memory. */
+export function listInMemory<T>(all: Iterable<T>, spec: ListSpec, query: ListQuery, access: Access<T>, codec: CursorCodec): Page<T> {
+  const matches = compileFilter(query.filter, accessorOf(access.get));
+  const terms = query.terms.map((t) => t.toLowerCase());
+  const searchText = (item: T) => spec.searchable.map((f) => String(access.get(item, f) ?? '')).join('\n').toLowerCase();
+  const found: T[] = [];
+  for (const item of all) {
+    if (!matches(item)) continue;
+    if (terms.length && !terms.every((t) => searchText(item).includes(t))) continue;
+    found.push(item);
+  }
+  return pageOfSorted(sortByOrder(found, query, access), query, access, codec);
 }
 
 /** Keeps only the selected fields of each item. */
 export function applySelect<T extends Record<string, unknown>>(items: T[], select: string[] | null): Array<Partial<T>> {
   if (!select) return items;
-  return items.map((item) => Object.fromEntries(select.filter((f) => f in item).map((f) => [f, item[f]])) as Partial<T>);
+  return items.map((item) => Object.fromEntries(select.filter((f) => Object.hasOwn(item, f)).map((f) => [f, item[f]])) as Partial<T>);
 }
 
 export interface EnvelopeFields {

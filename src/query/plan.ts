@@ -45,8 +45,12 @@ export function probeFor(node: FilterNode, lookup: (field: string) => FieldSpec 
     case 'contains':
       return spec.type === 'array' ? { field, ranges: [exact(value as Scalar)] } : null;
     case 'like': {
-      const prefix = (value as string).split('*')[0]!;
-      if (!prefix || (value as string) === prefix) return (value as string) === prefix ? { field, ranges: [exact(prefix)] } : null;
+      // Without a wildcard it is an equality; with one, the text before it bounds a range.
+      const pattern = value as string;
+      const star = pattern.indexOf('*');
+      if (star < 0) return { field, ranges: [exact(pattern)] };
+      if (star === 0) return null;
+      const prefix = pattern.slice(0, star);
       return { field, ranges: [{ low: { value: prefix, inclusive: true }, high: { value: `${prefix}\uffff`, inclusive: false } }] };
     }
     default:

@@ -3,7 +3,7 @@
  * reorder, remove, duplicate, templates): unique ids and names, no system field ids, options for
  * choice columns, merge columns and default sort that name existing columns.
  */
-import { invalidInput } from '../lib/errors';
+import { invalidFields, invalidInput } from '../lib/errors';
 import { lookupIn } from '../query/list';
 import { parseOrder } from '../query/order';
 import type { Column, ColumnType } from '../store/tables.store';
@@ -89,7 +89,7 @@ export function checkColumns(columns: Column[], pathOf: (index: number) => strin
       problems.push({ path: sub(pathOf(i), 'name'), message: `"${column.name}" is the id of another column`, error_key: 'duplicate' });
     }
   });
-  if (problems.length) throw invalidInput(`${problems[0]!.path}: ${problems[0]!.message}`, problems);
+  if (problems.length) throw invalidFields(problems);
 }
 
 /** Resolves merge columns given by id or name to ids; every one must exist. */
@@ -102,7 +102,7 @@ export function resolveMergeColumns(merge: string[] | null | undefined, columns:
     return column?.id ?? ref;
   });
   if (ids.length === 0) problems.push({ path: 'merge_columns_json', message: 'needs at least one column, or null' });
-  if (problems.length) throw invalidInput(`${problems[0]!.path}: ${problems[0]!.message}`, problems);
+  if (problems.length) throw invalidFields(problems);
   return [...new Set(ids)];
 }
 

@@ -2,7 +2,8 @@
 import { ApiError, invalidInput } from '../lib/errors';
 import type { Column, TableRecord } from '../store/tables.store';
 import { normalizeColumn, type ColumnInput } from './columns.rules';
-import { isSearchable } from './row-fields';
+import { slugify } from '../lib/slug';
+import { SYSTEM_FIELDS } from './row-fields';
 import type { TablesService } from './tables.service';
 
 export type AddColumnInput = ColumnInput;
@@ -10,25 +11,14 @@ export type UpdateColumnInput = Partial<Pick<Column, 'name' | 'type' | 'required
 
 /** An id for a column added without one: its name in snake case, made unique. */
 export function columnIdFrom(name: string, taken: Set<string>): string {
-  const base =
-    name
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '_')
-      .replace(/^_+|_+$/g, '')
-      .slice(0, 32) || 'column';
-  const safe = ['id', 'created_at', 'updated_at', 'batch_id', 'confidence'].includes(base) ? `${base}_col` : base;
+  const base = slugify(name, 32, '_', 'column');
+  const safe = (SYSTEM_FIELDS as readonly string[]).includes(base) ? `${base}_col` : base;
   if (!taken.has(safe)) return safe;
   for (let n = 2; ; n++) if (!taken.has(`${safe}_${n}`)) return `${safe}_${n}`;
 }
 
 function columnNotFound(id: string): ApiError {
   return new ApiError(404, 'column_not_found', `Column ${id} not found in this table`);
-}
-
-function searchSet(columns: Column[]): string {
-  return columns.filter(isSearchable).map((c) => c.id).sort().join(',');
 }
 
 export class ColumnsService {
@@ -40,11 +30,7 @@ export class ColumnsService {
       const column = normalizeColumn({ ...input, id });
       const columns = [...table.columns_json, column];
       const last = columns.length - 1;
-      return {
-        columns,
-        searchChanged: isSearchable(column),
-        pathOf: (i) => (i === last ? '' : `columns_json[${i}]`),
-      };
+      return { columns, pathOf: (i) => (i === last ? '' : `columns_json[${i}]`) };
     }));
   }
 
@@ -65,7 +51,7 @@ export class ColumnsService {
           { path: 'order', message: `missing: ${missing.join(', ')}`, error_key: 'incomplete' },
         ]);
       }
-      return { columns: order.map((id) => byId.get(id)!), searchChanged: false };
+      return { columns: order.map((id) => byId.get(id)!) };
     });
   }
 
@@ -76,11 +62,7 @@ export class ColumnsService {
       const current = table.columns_json[index]!;
       const merged = normalizeColumn({ ...current, ...stripUndefined(input), id: current.id });
       const columns = table.columns_json.map((c, i) => (i === index ? merged : c));
-      return {
-        columns,
-        searchChanged: searchSet(columns) !== searchSet(table.columns_json),
-        pathOf: (i) => (i === index ? '' : `columns_json[${i}]`),
-      };
+      return { columns, pathOf: (i) => (i === index ? '' : `columns_json[${i}]`) };
     }));
   }
 
@@ -91,7 +73,7 @@ export class ColumnsService {
       if (table.columns_json.length === 1) {
         throw invalidInput('A table keeps at least one column', [{ path: 'columns_json', message: 'a table has 1 to 100 columns' }]);
       }
-      return { columns: table.columns_json.filter((c) => c.id !== columnId), searchChanged: isSearchable(column) };
+      return { columns: table.columns_json.filter((c) => c.id !== columnId) };
     }));
   }
 

@@ -126,24 +126,13 @@ export function rowAccessor(table: TableRecord): (field: string) => (row: RowRec
   };
 }
 
-/** A field of a row as the list engine sees it. */
+/** A field of a row as the list engine sees it, through one reader per field. */
 export function rowField(table: TableRecord): (row: RowRecord, field: string) => unknown {
+  const accessor = rowAccessor(table);
+  const readers = new Map<string, (row: RowRecord) => unknown>();
   return (row, field) => {
-    switch (field) {
-      case 'id':
-        return row.id;
-      case 'created_at':
-        return row.created_at;
-      case 'updated_at':
-        return row.updated_at;
-      case 'batch_id':
-        return row.batch_id;
-      case 'confidence':
-        return row.confidence;
-      default: {
-        const slot = Object.hasOwn(table.slots, field) ? table.slots[field] : undefined;
-        return slot === undefined ? undefined : (row.values[slot] ?? null);
-      }
-    }
+    let read = readers.get(field);
+    if (!read) readers.set(field, (read = accessor(field)));
+    return read(row);
   };
 }

@@ -12,9 +12,9 @@ import { ApiError } from '../lib/errors';
 import type { CursorCodec, CursorPosition } from '../query/cursor';
 import { compareBy, compileFilter } from '../query/evaluate';
 import type { FieldSpec, ListSpec } from '../query/fields';
-import { envelope, lookupIn, parseListQuery, positionOf, type ListParams, type ListQuery, type Page } from '../query/list';
+import { envelope, filterLookup, lookupIn, pageFrom, pageOfSorted, parseListQuery, sortByOrder, type Access, type ListParams, type ListQuery, type Page } from '../query/list';
 import { parseAggs, type Agg } from '../query/aggs';
-import { filterFields, parseFilter } from '../query/filter';
+import { filterFields, parseFilter, type FilterNode } from '../query/filter';
 import type { OrderKey } from '../query/order';
 import { candidatePlan, type Bound, type Probe } from '../query/plan';
 import type { ColumnCache } from '../search/column-cache';
@@ -89,20 +89,22 @@ export class RowsQuery {
 
   private page(table: TableRecord, spec: ListSpec, query: ListQuery): Page<RowRecord> {
     const get = rowField(table);
-    const matches = compileFilter(query.filter, { accessor: rowAccessor(table) });
+    const access: Access<RowRecord> = { get, id: (r) => r.id };
+    const matches = compileFilter(query.filter, rowAccessor(table));
     const terms = query.terms.flatMap(queryTerms);
     const textMatch = terms.length ? this.search.matcher(table, terms) : null;
     const keep = textMatch ? (row: RowRecord) => matches(row) && textMatch(row) : matches;
 
-    const ids = this.candidates(table, query, lookupIn(spec));
-    if (ids !== null) return this.pageInMemory(this.fetch(table, ids, keep), query, get);
-    if (textMatch === null) return this.walk(table, query, keep, get, Infinity, this.prefilter(table, query))!;
+    const inMemory = (rows: RowRecord[]) => pageOfSorted(sortByOrder(rows, query, access), query, access, this.cursors);
+    const ids = this.candidates(table, query.filter, lookupIn(spec));
+    if (ids !== null) return inMemory(this.fetch(table, ids, keep));
+    if (textMatch === null) return this.walk(table, query, keep, access, Infinity, this.prefilter(table, query))!;
     // Common terms fill a page within a short walk; rare ones are looked up in the search index.
-    const walked = this.walk(table, query, keep, get, SEARCH_WALK);
+    const walked = this.walk(table, query, keep, access, SEARCH_WALK);
     if (walked) return walked;
     const searched = this.search.search(table, terms);
-    if (searched.size <= SEARCH_CAP) return this.pageInMemory(this.fetch(table, searched, keep), query, get);
-    return this.walk(table, query, (row) => searched.has(row.id) && matches(row), get)!;
+    if (searched.size <= SEARCH_CAP) return inMemory(this.fetch(table, searched, keep));
+    return this.walk(table, query, (row) => searched.has(row.id) && matches(row), access)!;
   }
 
   /**
@@ -118,7 +120,7 @@ export class RowsQuery {
     const cached = this.columns.peek(table, slots);
     if (!cached) return null;
     const slotFor = new Map(fields.map((f, k) => [f, slots[k]!]));
-    const matches = compileFilter(query.filter, { accessor: (field) => cached.reader(slotFor.get(field)!) });
+    const matches = compileFilter(query.filter, (field) => cached.reader(slotFor.get(field)!));
     return (id) => {
       const i = cached.at(id);
       return i === undefined || matches(i);
@@ -135,8 +137,8 @@ export class RowsQuery {
   }
 
   /** Row ids from the most selective index probe, or null when none is small enough. */
-  private candidates(table: TableRecord, query: ListQuery, lookup: (f: string) => FieldSpec | undefined): string[] | null {
-    const plan = candidatePlan(query.filter, lookup);
+  private candidates(table: TableRecord, filter: FilterNode | null, lookup: (f: string) => FieldSpec | undefined): string[] | null {
+    const plan = candidatePlan(filter, lookup);
     if (!plan) return null;
     const count = (probe: Probe) => {
       const slot = indexedSlot(table, probe.field);
@@ -182,27 +184,6 @@ export class RowsQuery {
     return [...ids];
   }
 
-  private pageInMemory(found: RowRecord[], query: ListQuery, get: (r: RowRecord, f: string) => unknown): Page<RowRecord> {
-    const keyed = found.map((row) => ({ row, values: query.order.map((k) => get(row, k.field)) }));
-    keyed.sort((a, b) => compareBy(query.order, a.values, a.row.id, b.values, b.row.id));
-    let start = 0;
-    if (query.cursor) {
-      const { values, id } = query.cursor;
-      start = keyed.findIndex((k) => compareBy(query.order, k.values, k.row.id, values, id) > 0);
-      if (start < 0) start = keyed.length;
-    } else if (query.page) {
-      start = (query.page - 1) * query.limit;
-    }
-    const items = keyed.slice(start, start + query.limit).map((k) => k.row);
-    return this.finish(items, start + query.limit < keyed.length, query, get);
-  }
-
-  private finish(items: RowRecord[], hasMore: boolean, query: ListQuery, get: (r: RowRecord, f: string) => unknown): Page<RowRecord> {
-    const last = items[items.length - 1];
-    const nextCursor = hasMore && last ? this.cursors.encode(query.binding, positionOf(last, query, { get, id: (r) => r.id })) : null;
-    return { items, hasMore, nextCursor };
-  }
-
   /**
    * Walks the first order key's index (or the rows themselves for created_at and id) from the
    * cursor. With more than one order key, rows tied on the first are gathered and sorted whole.
@@ -211,16 +192,17 @@ export class RowsQuery {
     table: TableRecord,
     query: ListQuery,
     keep: (r: RowRecord) => boolean,
-    get: (r: RowRecord, f: string) => unknown,
+    access: Access<RowRecord>,
     maxExamined = Infinity,
     prefilter: ((id: string) => boolean) | null = null,
   ): Page<RowRecord> | null {
+    const get = access.get;
     const [first, ...rest] = query.order as [OrderKey, ...OrderKey[]];
     if (first.field !== 'created_at' && first.field !== 'id' && indexedSlot(table, first.field) === undefined) {
       // Its index is still being built: check every row and sort in memory.
       const found: RowRecord[] = [];
       for (const row of this.rows.scanRows(table.seq, false)) if (keep(row)) found.push(row);
-      return this.pageInMemory(found, query, get);
+      return pageOfSorted(sortByOrder(found, query, access), query, access, this.cursors);
     }
     const single = rest.length === 0;
     const cursor = query.cursor;
@@ -240,13 +222,8 @@ export class RowsQuery {
       lastFirst = get(row, first.field);
       if (single && collected.length >= want) break;
     }
-    if (!single) {
-      const keyed = collected.map((row) => ({ row, values: query.order.map((k) => get(row, k.field)) }));
-      keyed.sort((a, b) => compareBy(query.order, a.values, a.row.id, b.values, b.row.id));
-      collected.splice(0, collected.length, ...keyed.map((k) => k.row));
-    }
-    const items = collected.slice(skip, skip + query.limit);
-    return this.finish(items, collected.length > skip + query.limit, query, get);
+    const ordered = single ? collected : sortByOrder(collected, query, access);
+    return pageFrom(ordered.slice(skip, skip + query.limit), ordered.length > skip + query.limit, query, access, this.cursors);
   }
 
   private warmFor(table: TableRecord, query: ListQuery): void {
@@ -310,19 +287,18 @@ export class RowsQuery {
    */
   private aggregateRows(table: TableRecord, aggs: Agg[], filterText: string): Record<string, number | null> {
     const spec = this.spec(table);
-    const lookup = lookupIn(spec);
-    const filter = parseFilter(filterText, (f) => (lookup(f)?.filterable ? lookup(f) : undefined));
-    const ids = this.candidates(table, { filter } as ListQuery, lookup);
+    const filter = parseFilter(filterText, filterLookup(spec));
+    const ids = this.candidates(table, filter, lookupIn(spec));
     if (ids) {
       const accessor = rowAccessor(table);
-      return accumulate(aggs, this.fetch(table, ids, compileFilter(filter, { accessor })), accessor);
+      return accumulate(aggs, this.fetch(table, ids, compileFilter(filter, accessor)), accessor);
     }
     const fields = new Set([...filterFields(filter), ...aggs.flatMap((a) => (a.field ? [a.field] : []))]);
     fields.delete('id');
     if (fields.has('created_at')) {
       // created_at lives in the row keys, not in a column slot: read the rows.
       const accessor = rowAccessor(table);
-      const matches = compileFilter(filter, { accessor });
+      const matches = compileFilter(filter, accessor);
       const found: RowRecord[] = [];
       for (const row of this.rows.scanRows(table.seq, false)) if (matches(row)) found.push(row);
       return accumulate(aggs, found, accessor);
@@ -330,7 +306,7 @@ export class RowsQuery {
     const slotFor = new Map([...fields].map((f) => [f, slotOf(table, f)!]));
     const cols = this.columns.columns(table, [...slotFor.values()]);
     const accessor = (field: string): ((i: number) => unknown) => (field === 'id' ? (i) => cols.ids[i] : cols.reader(slotFor.get(field)!));
-    const matches = compileFilter(filter, { accessor });
+    const matches = compileFilter(filter, accessor);
     const hits: number[] = [];
     for (let i = 0; i < cols.ids.length; i++) if (cols.ids[i] !== null && matches(i)) hits.push(i);
     return accumulate(aggs, hits, accessor);
@@ -379,7 +355,7 @@ export class RowsQuery {
 
   /** A column's most frequent values (nulls left out), optionally only those containing `q`. */
   distinct(table: TableRecord, columnId: string, limit: number, q: string | undefined): Array<string | number | boolean> {
-    if (table.slots[columnId] === undefined) throw new ApiError(404, 'column_not_found', `Column ${columnId} not found in this table`);
+    if (!table.columns_json.some((c) => c.id === columnId)) throw new ApiError(404, 'column_not_found', `Column ${columnId} not found in this table`);
     const slot = indexedSlot(table, columnId);
     if (slot === undefined) throw new ApiError(503, 'service_unavailable', 'This column is still being indexed; try again shortly', {}, { 'Retry-After': '1' });
     const needle = q?.trim().toLowerCase() || null;

@@ -3,7 +3,7 @@
  * and the counters (`row_count`, `data_version`) kept exact in the same transaction as the rows.
  */
 import type { Clock } from '../lib/clock';
-import { ApiError, invalidInput } from '../lib/errors';
+import { ApiError, invalidFields } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { ListParams } from '../query/list';
 import type { ColumnCache } from '../search/column-cache';
@@ -15,6 +15,7 @@ import { columnResolver, rowValues, toRow, type Problem } from './row-values';
 import { slotSpecs, type RowsQuery } from './rows.query';
 import type { TablesService } from './tables.service';
 
+/** The most creates, updates and deletes one bulk request may carry, each. */
 export const BULK_LIMIT = 1000;
 
 export interface BulkInput {
@@ -37,10 +38,6 @@ function rowNotFound(id: string): ApiError {
   return new ApiError(404, 'row_not_found', `Row ${id} not found`);
 }
 
-function fail(problems: Problem[]): never {
-  const first = problems[0]!;
-  throw invalidInput(`${first.path}: ${first.message}`, problems);
-}
 
 export class RowsService {
   constructor(
@@ -98,8 +95,8 @@ export class RowsService {
     return this.write(projectId, tableId, (table, changes) => {
       const problems: Problem[] = [];
       const values = rowValues(table, input, '', problems);
-      if (problems.length) fail(problems);
-      const row = this.insert(table, { batch_id: null, confidence: null }, values);
+      if (problems.length) throw invalidFields(problems);
+      const row = this.insert(table, values);
       changes.upserted.push(row);
       changes.rowDelta++;
       return toRow(table, row);
@@ -112,7 +109,7 @@ export class RowsService {
       if (!previous) throw rowNotFound(rowId);
       const problems: Problem[] = [];
       const values = rowValues(table, input, '', problems, previous.values);
-      if (problems.length) fail(problems);
+      if (problems.length) throw invalidFields(problems);
       const row = this.replaceValues(table, previous, values);
       changes.upserted.push(row);
       return toRow(table, row);
@@ -138,7 +135,11 @@ export class RowsService {
     return this.write(projectId, tableId, (table, changes) => {
       const problems: Problem[] = [];
       const resolve = columnResolver(table);
-      const creates = (input.creates ?? []).map((data, i) => rowValues(table, data, `creates[${i}]`, problems, undefined, resolve));
+      const creates = (input.creates ?? []).map((data, i) => ({
+        data,
+        path: `creates[${i}]`,
+        values: rowValues(table, data, `creates[${i}]`, problems, undefined, resolve),
+      }));
       const updates = (input.updates ?? []).map((u, i) => {
         const previous = this.rows.get(table.seq, u.id);
         if (!previous) {
@@ -152,14 +153,10 @@ export class RowsService {
         if (!row) problems.push({ path: `deletes[${i}]`, error_key: 'row_not_found', message: `no row ${id} in this table` });
         return row;
       });
-      if (problems.length) fail(problems);
+      if (problems.length) throw invalidFields(problems);
 
       const out = { created: [] as RowRecord[], updated: [] as RowRecord[], deleted: [] as string[] };
-      const written = this.insertAll(
-        table,
-        creates.map((values) => ({ values })),
-        changes,
-      );
+      const written = this.insertAll(table, creates, changes, resolve);
       out.created.push(...written.created);
       out.updated.push(...written.merged);
       for (const u of updates) {
@@ -186,11 +183,16 @@ export class RowsService {
     });
   }
 
-  /** Inserts rows (values keyed by slot) through the table's insert mode. Call inside the write transaction. */
+  /**
+   * Inserts rows through the table's insert mode. Call inside the write transaction. A row that
+   * `merge` matches takes only the values the client gave (as a PATCH would), not the defaults a
+   * new row would get.
+   */
   private insertAll(
     table: TableRecord,
-    rows: Array<{ values: Record<number, unknown>; batch_id?: string | null; confidence?: number | null; source?: RowRecord['source'] }>,
+    rows: Array<{ data: Record<string, unknown>; path: string; values: Record<number, unknown> }>,
     changes: Changes,
+    resolve: ReturnType<typeof columnResolver>,
   ): { created: RowRecord[]; merged: RowRecord[] } {
     const created: RowRecord[] = [];
     const merged: RowRecord[] = [];
@@ -208,18 +210,18 @@ export class RowsService {
         ? (table.merge_columns_json ?? (mode === 'dedup' ? table.columns_json.map((c) => c.id) : [])).map((id) => table.slots[id]!)
         : [];
     for (const input of rows) {
-      const meta = { batch_id: input.batch_id ?? null, confidence: input.confidence ?? null, source: input.source };
-      if (matchSlots.length) {
-        const match = this.findMatch(table, matchSlots, input.values);
-        if (match && mode === 'dedup') continue;
-        if (match && mode === 'merge') {
-          const row = this.replaceValues(table, match, { ...match.values, ...input.values }, meta);
-          merged.push(row);
-          changes.upserted.push(row);
-          continue;
-        }
+      const match = matchSlots.length ? this.findMatch(table, matchSlots, input.values) : undefined;
+      if (match && mode === 'dedup') continue;
+      if (match && mode === 'merge') {
+        const problems: Problem[] = [];
+        const values = rowValues(table, input.data, input.path, problems, match.values, resolve);
+        if (problems.length) throw invalidFields(problems);
+        const row = this.replaceValues(table, match, values);
+        merged.push(row);
+        changes.upserted.push(row);
+        continue;
       }
-      const row = this.insert(table, meta, input.values);
+      const row = this.insert(table, input.values);
       created.push(row);
       changes.upserted.push(row);
       changes.rowDelta++;
@@ -240,17 +242,15 @@ export class RowsService {
     return undefined;
   }
 
-  private insert(table: TableRecord, meta: Pick<RowRecord, 'batch_id' | 'confidence'> & { source?: RowRecord['source'] }, values: Record<number, unknown>): RowRecord {
+  private insert(table: TableRecord, values: Record<number, unknown>): RowRecord {
     const now = this.clock.now();
-    const row: RowRecord = { id: newId('row', now), created_at: now, updated_at: now, batch_id: meta.batch_id, confidence: meta.confidence, values };
-    if (meta.source) row.source = meta.source;
+    const row: RowRecord = { id: newId('row', now), created_at: now, updated_at: now, batch_id: null, confidence: null, values };
     this.rows.put(table.seq, row, slotSpecs(table));
     return row;
   }
 
-  private replaceValues(table: TableRecord, previous: RowRecord, values: Record<number, unknown>, meta?: Partial<RowRecord>): RowRecord {
-    const row: RowRecord = { ...previous, ...meta, values, updated_at: Math.max(this.clock.now(), previous.updated_at) };
-    if (meta && meta.source === undefined) row.source = previous.source;
+  private replaceValues(table: TableRecord, previous: RowRecord, values: Record<number, unknown>): RowRecord {
+    const row: RowRecord = { ...previous, values, updated_at: Math.max(this.clock.now(), previous.updated_at) };
     this.rows.put(table.seq, row, slotSpecs(table), previous);
     return row;
   }

@@ -12,7 +12,7 @@ import type { RowsStore } from '../store/rows.store';
 import type { ColumnCache } from '../search/column-cache';
 import type { SearchIndexes } from '../search/search';
 import type { Column, InsertMode, Strictness, TableRecord, TablesStore } from '../store/tables.store';
-import { fieldTypeOf } from './row-fields';
+import { fieldTypeOf, isSearchable } from './row-fields';
 import { checkColumns, checkDefaultSort, normalizeColumn, resolveMergeColumns, type ColumnInput } from './columns.rules';
 
 /** How long a deleted table can be restored. */
@@ -241,12 +241,12 @@ export class TablesService {
     projectId: string,
     tableId: string,
     ifMatch: string | null,
-    change: (table: TableRecord) => { columns: Column[]; searchChanged: boolean; pathOf?: (i: number) => string },
+    change: (table: TableRecord) => { columns: Column[]; pathOf?: (i: number) => string },
   ): Promise<TableRecord> {
     return this.store.transaction(() => {
       const table = this.requireActive(projectId, tableId);
       checkIfMatch(ifMatch, table);
-      const { columns, searchChanged, pathOf } = change(table);
+      const { columns, pathOf } = change(table);
       checkColumns(columns, pathOf);
       const ids = new Set(columns.map((c) => c.id));
       const merge = table.merge_columns_json?.filter((id) => ids.has(id)) ?? null;
@@ -254,7 +254,7 @@ export class TablesService {
       try {
         defaultSort = checkDefaultSort(defaultSort, columns);
       } catch {
-        // The column it sorted by is gone; rows fall back to the list's own default order.
+        // The column it sorted by is gone (or no longer sortable); rows fall back to created_at.desc.
         defaultSort = null;
       }
       const slots: Record<string, number> = {};
@@ -279,7 +279,7 @@ export class TablesService {
         merge_columns_json: merge?.length ? merge : null,
         default_sort: defaultSort,
         data_version: table.data_version + 1,
-        fts_version: table.fts_version + (searchChanged ? 1 : 0),
+        fts_version: table.fts_version + (searchedColumns(columns) !== searchedColumns(table.columns_json) ? 1 : 0),
         updated_at: this.clock.now(),
         revision: table.revision + 1,
       };
@@ -356,6 +356,11 @@ export class TablesService {
       if (current) this.tables.putRecord({ ...current, ...change(current) });
     });
   }
+}
+
+/** The searchable columns, as a key that changes exactly when the search index must be rebuilt. */
+function searchedColumns(columns: Column[]): string {
+  return columns.filter(isSearchable).map((c) => c.id).sort().join(',');
 }
 
 /** `If-Match` must name the table's current ETag (or `*`); a stale one is 409. */

@@ -16,8 +16,6 @@ export interface RowRecord {
   confidence: number | null;
   /** Column values by slot. */
   values: Record<number, unknown>;
-  /** The stored file the row was extracted from, if any. */
-  source?: { file: string; name: string; type: string } | null;
 }
 
 /** Slots of the indexed system fields (columns use slots from 1 up). */

@@ -30,7 +30,8 @@ describe('human numbers', () => {
   });
 
   test('ambiguous and bad ones', () => {
-    expect(parseHumanNumber('1,234')).toEqual({ ambiguous: '"1,234" could be 1234 or 1.234' });
+    expect(parseHumanNumber('1,234')).toEqual({ ambiguous: '"1,234" could be 1234 or 1.234', guess: 1234 });
+    expect(parseHumanNumber('-1,234')).toEqual({ ambiguous: '"-1,234" could be 1234 or 1.234', guess: -1234 });
     for (const bad of ['abc', '12abc', '1,23,4', '1.2.3,4.5', '', '.', '1,', '--1']) expect(parseHumanNumber(bad)).toBeNull();
   });
 });
@@ -64,6 +65,7 @@ describe('every type in each strictness', () => {
     ['number', {}, 12.5, { strict: 12.5, balanced: 12.5, flexible: 12.5 }],
     ['number', {}, '1,234.5', { strict: 'E', balanced: 1234.5, flexible: 1234.5 }],
     ['number', {}, '1,234', { strict: 'E', balanced: 'E', flexible: 1234 }],
+    ['number', {}, '(1,234)', { strict: 'E', balanced: 'E', flexible: -1234 }],
     ['number', {}, 'lots', { strict: 'E', balanced: 'E', flexible: 'lots' }],
     ['currency', { currency_code: 'JPY' }, 1234.56, { strict: 1235, balanced: 1235, flexible: 1235 }],
     ['currency', { currency_code: 'EUR' }, '1.234,567 €', { strict: 'E', balanced: 1234.57, flexible: 1234.57 }],

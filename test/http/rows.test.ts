@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { ManualClock } from '../../src/lib/clock';
 import { expectError, startApp, type TestApp } from '../helpers/app';
 
 const TABLES = '/v1/projects/proj_default/tables';
@@ -96,6 +97,9 @@ test('column ids that are names of object properties work like any other', async
   const agg = await app.request('GET', `${t}/rows/aggregate?aggs=sum:valueOf,count:toString&filter=constructor.is.notnull`);
   expect(agg.body).toEqual({ sum_valueOf: 20, count_toString: 2 });
   expect((await app.request('GET', `${t}/columns/constructor/distinct`)).body.values.sort()).toEqual(['a', 'b']);
+  const plain = await makeTable([{ id: 'x', name: 'X' }]);
+  expectError(await app.request('GET', `${plain}/columns/hasOwnProperty/distinct`), 404, 'column_not_found');
+  expectError(await app.request('GET', `${plain}/rows?filter=toString.eq.1`), 400, 'invalid_input');
 });
 
 test('a flexible number column that gains text keeps aggregating right', async () => {
@@ -223,6 +227,16 @@ describe('insert modes (bulk creates)', () => {
     expect((await app.request('GET', t)).body.row_count).toBe(3);
   });
 
+  test('merge changes only the values given, never resetting others to their defaults', async () => {
+    const withDefault = [...columns, { id: 'state', name: 'State', type: 'enum', options: ['new', 'seen'], default: 'new' }];
+    const t = await makeTable(withDefault, { insert_mode: 'merge', merge_columns_json: ['sku'] });
+    await app.request('POST', `${t}/rows/bulk`, { body: { creates: [{ sku: 'a', qty: 1, state: 'seen' }] } });
+    const reply = await app.request('POST', `${t}/rows/bulk`, { body: { creates: [{ sku: 'a', qty: 2 }] } });
+    expect(reply.body.updated).toEqual([expect.objectContaining({ sku: 'a', qty: 2, state: 'seen' })]);
+    const fresh = await app.request('POST', `${t}/rows/bulk`, { body: { creates: [{ sku: 'b', qty: 1 }] } });
+    expect(fresh.body.created).toEqual([expect.objectContaining({ sku: 'b', state: 'new' })]);
+  });
+
   test('replace swaps every row for the new ones in one transaction', async () => {
     const t = await makeTable(columns, { insert_mode: 'replace' });
     await app.request('POST', `${t}/rows/bulk`, { body: { creates: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 1 }, { sku: 'c', qty: 1 }] } });
@@ -269,20 +283,21 @@ describe('column changes reach the rows', () => {
   });
 
   test('a purged table takes its rows and index entries with it', async () => {
-    const t = await makeTable(INVOICE);
-    await app.request('POST', `${t}/rows/bulk`, { body: { creates: [{ amount: 1 }, { amount: 2 }] } });
-    const id = t.split('/').pop()!;
-    const seq = app.services.tables.get('proj_default', id).seq;
-    await app.request('DELETE', t);
-    const local = app.services.tables as unknown as { clock: { now(): number } };
-    const realNow = local.clock.now;
-    local.clock.now = () => realNow() + 73 * 3600 * 1000;
+    const clock = new ManualClock();
+    const local = await startApp({ clock });
     try {
-      expect(await app.services.tables.purgeDeleted()).toContain(id);
+      const created = await local.request('POST', TABLES, { body: { name: 'Purged', columns_json: INVOICE } });
+      const t = `${TABLES}/${created.body.id}`;
+      await local.request('POST', `${t}/rows/bulk`, { body: { creates: [{ amount: 1 }, { amount: 2 }] } });
+      const seq = local.services.tables.get('proj_default', created.body.id).seq;
+      await local.request('DELETE', t);
+      clock.advance(73 * 3600 * 1000);
+      expect(await local.services.tables.purgeDeleted()).toEqual([created.body.id]);
+      expect([...local.services.rowsStore.scanRows(seq, false)]).toHaveLength(0);
+      expect(local.services.rowsStore.countIndex(seq, 1, null, null, 10)).toBe(0);
     } finally {
-      local.clock.now = realNow;
+      await local.close();
     }
-    expect([...app.services.rowsStore.scanRows(seq, false)]).toHaveLength(0);
-    expect(app.services.rowsStore.countIndex(seq, 1, null, null, 10)).toBe(0);
   });
+
 });
