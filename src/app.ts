@@ -10,6 +10,11 @@ import { columnsRoutes } from './http/columns.routes';
 import { meRoutes } from './http/me.routes';
 import { rowsRoutes } from './http/rows.routes';
 import { tablesRoutes } from './http/tables.routes';
+import { webhooksRoutes } from './http/webhooks.routes';
+import { WebhookDispatcher } from './jobs/webhook-dispatcher';
+import { WebhookSender } from './jobs/webhook-sender';
+import { systemResolver, type Resolver } from './lib/address';
+import { Outbound } from './lib/outbound';
 import type { Clock } from './lib/clock';
 import { createLogger, type Logger } from './lib/log';
 import { CursorCodec } from './query/cursor';
@@ -21,6 +26,7 @@ import { IdempotencyService } from './services/idempotency.service';
 import { RateLimiter } from './services/ratelimit.service';
 import { TablesService } from './services/tables.service';
 import { UsageService } from './services/usage.service';
+import { WebhooksService } from './services/webhooks.service';
 import { AccountsStore } from './store/accounts.store';
 import type { Store } from './store/db';
 import { IdempotencyStore } from './store/idempotency.store';
@@ -30,6 +36,7 @@ import { ColumnCache } from './search/column-cache';
 import { SearchIndexes } from './search/search';
 import { TablesStore } from './store/tables.store';
 import { UsageStore } from './store/usage.store';
+import { WebhooksStore } from './store/webhooks.store';
 
 export const VERSION = '1.0.0';
 
@@ -40,9 +47,16 @@ export interface AppDeps {
   log?: Logger;
   /** main.ts passes the gateway it is already serving with; tests get a fresh one. */
   gateway?: Gateway;
+  /** Outbound DNS and jitter, replaceable in tests. */
+  network?: NetworkDeps;
 }
 
-export function createServices(store: Store, config: Config, clock: Clock) {
+export interface NetworkDeps {
+  resolver?: Resolver;
+  random?: () => number;
+}
+
+export function createServices(store: Store, config: Config, clock: Clock, log: Logger, network: NetworkDeps = {}) {
   const meta = new MetaStore(store);
   const accounts = new AccountsService(store, new AccountsStore(store), clock);
   const cursors = new CursorCodec(meta.serverSecret());
@@ -52,6 +66,9 @@ export function createServices(store: Store, config: Config, clock: Clock) {
   const columnCache = new ColumnCache(rowsStore);
   const tables = new TablesService(store, tablesStore, clock, cursors, meta, rowsStore, search, columnCache);
   const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache, (id) => tablesStore.get(id));
+  const outbound = new Outbound(config.outboundPolicy, network.resolver ?? systemResolver, config.webhookCa, `rowsmith/${VERSION}`);
+  const sender = new WebhookSender(outbound, clock, config.webhookTimeoutMs);
+  const webhooks = new WebhooksService(store, new WebhooksStore(store), clock, cursors, outbound, sender, config, network.random);
   return {
     meta,
     accounts,
@@ -64,6 +81,9 @@ export function createServices(store: Store, config: Config, clock: Clock) {
     rateLimiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock),
     usage: new UsageService(new UsageStore(store), clock),
     idempotency: new IdempotencyService(new IdempotencyStore(store), clock),
+    outbound,
+    webhooks,
+    dispatcher: new WebhookDispatcher(webhooks, clock, log, config.webhookConcurrency),
   };
 }
 
@@ -71,7 +91,7 @@ export type Services = ReturnType<typeof createServices>;
 
 export function createApp(deps: AppDeps) {
   const log = deps.log ?? createLogger(deps.config.logRequests);
-  const services = createServices(deps.store, deps.config, deps.clock);
+  const services = createServices(deps.store, deps.config, deps.clock, log, deps.network);
   const auth = authPlugin(services);
 
   let elysia: AnyElysia;
@@ -96,7 +116,8 @@ export function createApp(deps: AppDeps) {
     .use(meRoutes(auth, services.accounts))
     .use(tablesRoutes(auth, services.tables))
     .use(columnsRoutes(auth, services.columns, services.rows))
-    .use(rowsRoutes(auth, services.rows));
+    .use(rowsRoutes(auth, services.rows))
+    .use(webhooksRoutes(auth, services.accounts, services.webhooks));
   elysia.compile();
 
   const gateway = deps.gateway ?? new Gateway(deps.config, log);

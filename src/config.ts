@@ -1,5 +1,7 @@
 /** Reads and validates the environment once; a bad value stops start-up with one line naming it. */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { AddressPolicy } from './lib/address';
 
 export interface Config {
   port: number;
@@ -22,6 +24,21 @@ export interface Config {
   logRequests: boolean;
   /** How often deleted tables past their grace period and other expired data are purged. */
   purgeIntervalMs: number;
+  /** Addresses outbound requests (webhooks, extraction URLs) may reach beyond the public internet. */
+  outboundPolicy: AddressPolicy;
+  /** Extra trusted CA certificates (PEM) for webhook receivers, from ROWSMITH_WEBHOOK_CA_FILE. */
+  webhookCa: string | null;
+  webhookTimeoutMs: number;
+  /** Sends in flight at once. */
+  webhookConcurrency: number;
+  /** Delay before each retry, in order; one attempt more than there are delays. */
+  webhookRetryDelaysMs: number[];
+  /** Least delay after a timeout or a 429. */
+  webhookMinBackoffMs: number;
+  /** A webhook failing without a success for this long is deactivated. */
+  webhookDeactivateAfterMs: number;
+  /** Finished deliveries older than this are purged. */
+  webhookDeliveryRetentionMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -45,7 +62,43 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+function intList(env: Env, name: string, fallback: number[], min: number, max: number): number[] {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.some((p) => !/^\d+$/.test(p) || Number(p) < min || Number(p) > max)) {
+    throw new ConfigError(`${name} must be comma-separated whole numbers from ${min} to ${max}, got "${raw}"`);
+  }
+  return parts.map(Number);
+}
+
+function caFile(env: Env, name: string): string | null {
+  const path = env[name]?.trim();
+  if (!path) return null;
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${name}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`${name}: ${path} holds no PEM certificate`);
+  return pem;
+}
+
+function policy(env: Env, name: string): AddressPolicy {
+  try {
+    return AddressPolicy.parse(env[name] ?? '');
+  } catch (error) {
+    throw new ConfigError(`${name}: ${(error as Error).message}`);
+  }
+}
+
 const MiB = 1024 * 1024;
+const SECOND = 1000;
+const HOUR = 3600 * SECOND;
+const DAY = 24 * HOUR;
+/** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts over about 28 hours. */
+const RETRY_DELAYS = [5 * SECOND, 5 * 60 * SECOND, 30 * 60 * SECOND, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
 
 export function loadConfig(env: Env = process.env): Config {
   const bootstrapKey = env.ROWSMITH_BOOTSTRAP_KEY?.trim() || null;
@@ -66,5 +119,13 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: int(env, 'ROWSMITH_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     logRequests: bool(env, 'ROWSMITH_LOG_REQUESTS', true),
     purgeIntervalMs: int(env, 'ROWSMITH_PURGE_INTERVAL_MS', 10 * 60 * 1000, 100, 24 * 3_600_000),
+    outboundPolicy: policy(env, 'ROWSMITH_WEBHOOK_ALLOWED_HOSTS'),
+    webhookCa: caFile(env, 'ROWSMITH_WEBHOOK_CA_FILE'),
+    webhookTimeoutMs: int(env, 'ROWSMITH_WEBHOOK_TIMEOUT_MS', 15 * SECOND, 100, 120 * SECOND),
+    webhookConcurrency: int(env, 'ROWSMITH_WEBHOOK_CONCURRENCY', 8, 1, 256),
+    webhookRetryDelaysMs: intList(env, 'ROWSMITH_WEBHOOK_RETRY_DELAYS_MS', RETRY_DELAYS, 1, 7 * DAY),
+    webhookMinBackoffMs: int(env, 'ROWSMITH_WEBHOOK_MIN_BACKOFF_MS', 60 * SECOND, 0, DAY),
+    webhookDeactivateAfterMs: int(env, 'ROWSMITH_WEBHOOK_DEACTIVATE_AFTER_MS', 5 * DAY, 1, 365 * DAY),
+    webhookDeliveryRetentionMs: int(env, 'ROWSMITH_WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650) * DAY,
   };
 }

@@ -45,6 +45,7 @@ if (boot.created) {
 const app = createApp({ config, store, clock, log, gateway });
 const scheduler = new Scheduler(log);
 scheduleMaintenance(scheduler, app.services, config);
+app.services.dispatcher.start();
 console.log(`rowsmith: listening on http://${config.host}:${server.port} (data in ${config.dataDir})`);
 
 let stopping = false;
@@ -55,6 +56,7 @@ async function shutdown(signal: string): Promise<void> {
   void server.stop(false);
   await gateway.drain(config.shutdownGraceMs);
   await scheduler.stop();
+  await app.services.dispatcher.stop();
   app.services.columnCache.close();
   await app.services.usage.flush();
   await store.close();

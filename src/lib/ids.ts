@@ -36,3 +36,8 @@ export type IdPrefix =
 export function newId(prefix: IdPrefix, time?: number): string {
   return `${prefix}_${ulid(time)}`;
 }
+
+/** Sorts before every id of that prefix made at or after `time`: a range bound for time-ordered keys. */
+export function idTimeBound(prefix: IdPrefix, time: number): string {
+  return `${prefix}_${encodeTime(time)}`;
+}

@@ -182,6 +182,15 @@ export class AccountsService {
     if (target.write && principal.key.role === 'read') throw new ApiError(403, 'forbidden', 'This API key is read-only');
   }
 
+  /**
+   * Organization-wide settings (webhooks) see every project's events, so a key limited to some
+   * projects cannot reach them, and only an admin key may change them.
+   */
+  authorizeOrgSettings(principal: Principal, write: boolean): void {
+    if (principal.key.project_ids !== null) throw new ApiError(403, 'forbidden', 'This API key is limited to projects; organization settings need an organization-wide key');
+    if (write && principal.key.role !== 'admin') throw new ApiError(403, 'forbidden', 'Changing organization settings needs an admin API key');
+  }
+
   /** Projects the principal can see, for GET /v1/me. */
   visibleProjects(principal: Principal): ProjectRecord[] {
     const all = this.accounts.listProjects(principal.org.id);

@@ -22,6 +22,11 @@ const SUB_DATABASES = [
   'deleted_tables',
   'rows',
   'row_index',
+  'webhooks',
+  'org_webhooks',
+  'deliveries',
+  'webhook_deliveries',
+  'delivery_queue',
 ] as const;
 
 const CACHED = new Set<string>(['tables']);

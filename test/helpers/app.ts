@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../src/app';
+import { createApp, type NetworkDeps } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { systemClock, type Clock } from '../../src/lib/clock';
 import { bootstrap } from '../../src/services/bootstrap.service';
@@ -26,12 +26,12 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
   return { ...loadConfig({ DATA_DIR: dataDir, ROWSMITH_LOG_REQUESTS: 'false' }), ...overrides };
 }
 
-export async function startApp(options: { config?: Partial<Config>; clock?: Clock; dataDir?: string } = {}) {
+export async function startApp(options: { config?: Partial<Config>; clock?: Clock; dataDir?: string; network?: NetworkDeps } = {}) {
   const dataDir = options.dataDir ?? tempDir();
   const config = testConfig(dataDir, options.config);
   const clock = options.clock ?? systemClock;
   const store = openStore(dataDir);
-  const app = createApp({ config, store, clock });
+  const app = createApp({ config, store, clock, network: options.network });
   bootstrap(store, app.services.meta, app.services.accounts, clock, ADMIN_KEY);
 
   const request = async (
@@ -58,10 +58,12 @@ export async function startApp(options: { config?: Partial<Config>; clock?: Cloc
     return { status: response.status, headers: response.headers, body: parsed };
   };
 
-  const close = async () => {
+  /** Closes the store; the data folder goes too unless `keepData` (a child process opens it next). */
+  const close = async (keepData = false) => {
+    await app.services.dispatcher.stop();
     app.services.columnCache.close();
     await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keepData) rmSync(dataDir, { recursive: true, force: true });
   };
 
   return { app, store, config, clock, dataDir, request, close, services: app.services };
