@@ -79,9 +79,9 @@ function caFile(env: Env, name: string): string | null {
   try {
     pem = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigError(`${name}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? error})`);
+    throw new ConfigError(`${name} names a file that cannot be read: ${path} (${(error as NodeJS.ErrnoException).code ?? error})`);
   }
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`${name}: ${path} holds no PEM certificate`);
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`${name} names a file without a PEM certificate: ${path}`);
   return pem;
 }
 
@@ -89,7 +89,7 @@ function policy(env: Env, name: string): AddressPolicy {
   try {
     return AddressPolicy.parse(env[name] ?? '');
   } catch (error) {
-    throw new ConfigError(`${name}: ${(error as Error).message}`);
+    throw new ConfigError(`${name} is invalid: ${(error as Error).message}`);
   }
 }
 
