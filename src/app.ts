@@ -11,6 +11,8 @@ import { meRoutes } from './http/me.routes';
 import { rowsRoutes } from './http/rows.routes';
 import { tablesRoutes } from './http/tables.routes';
 import { webhooksRoutes } from './http/webhooks.routes';
+import { batchesRoutes } from './http/batches.routes';
+import { extractRoutes } from './http/extract.routes';
 import { WebhookDispatcher } from './jobs/webhook-dispatcher';
 import { WebhookSender } from './jobs/webhook-sender';
 import { systemResolver, type Resolver } from './lib/address';
@@ -27,6 +29,8 @@ import { RateLimiter } from './services/ratelimit.service';
 import { TablesService } from './services/tables.service';
 import { UsageService } from './services/usage.service';
 import { WebhooksService } from './services/webhooks.service';
+import { BatchesService } from './services/batches.service';
+import { ExtractService } from './services/extract.service';
 import { AccountsStore } from './store/accounts.store';
 import type { Store } from './store/db';
 import { IdempotencyStore } from './store/idempotency.store';
@@ -37,6 +41,8 @@ import { SearchIndexes } from './search/search';
 import { TablesStore } from './store/tables.store';
 import { UsageStore } from './store/usage.store';
 import { WebhooksStore } from './store/webhooks.store';
+import { BatchesStore } from './store/batches.store';
+import { FilesStore } from './store/files.store';
 
 export const VERSION = '1.0.0';
 
@@ -69,6 +75,9 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const outbound = new Outbound(config.outboundPolicy, network.resolver ?? systemResolver, config.webhookCa, `rowsmith/${VERSION}`);
   const sender = new WebhookSender(outbound, clock, config.webhookTimeoutMs);
   const webhooks = new WebhooksService(store, new WebhooksStore(store), clock, cursors, outbound, sender, config, network.random);
+  const batchesStore = new BatchesStore(store);
+  const files = new FilesStore(store.dataDir);
+  const rows = new RowsService(store, tables, tablesStore, rowsStore, rowsQuery, search, columnCache, clock);
   return {
     meta,
     accounts,
@@ -77,7 +86,9 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
     columnCache,
     rowsStore,
     columns: new ColumnsService(tables),
-    rows: new RowsService(store, tables, tablesStore, rowsStore, rowsQuery, search, columnCache, clock),
+    rows,
+    batches: new BatchesService(store, batchesStore, files, rowsStore, tables, cursors, clock),
+    extract: new ExtractService(store, batchesStore, files, tables, rows, webhooks, outbound, clock, config),
     rateLimiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock),
     usage: new UsageService(new UsageStore(store), clock),
     idempotency: new IdempotencyService(new IdempotencyStore(store), clock),
@@ -97,7 +108,7 @@ export function createApp(deps: AppDeps) {
   let elysia: AnyElysia;
   elysia = new Elysia()
     .use(errorHandler(log, () => elysia))
-    .use(jsonBody(deps.config.maxBodyBytes))
+    .use(jsonBody(deps.config.maxBodyBytes, deps.config.maxUploadBytes))
     .use(
       swagger({
         path: '/swagger',
@@ -117,7 +128,9 @@ export function createApp(deps: AppDeps) {
     .use(tablesRoutes(auth, services.tables))
     .use(columnsRoutes(auth, services.columns, services.rows))
     .use(rowsRoutes(auth, services.rows))
-    .use(webhooksRoutes(auth, services.accounts, services.webhooks));
+    .use(webhooksRoutes(auth, services.accounts, services.webhooks))
+    .use(extractRoutes(auth, services.extract))
+    .use(batchesRoutes(auth, services.batches));
   elysia.compile();
 
   const gateway = deps.gateway ?? new Gateway(deps.config, log);

@@ -39,6 +39,12 @@ export interface Config {
   webhookDeactivateAfterMs: number;
   /** Finished deliveries older than this are purged. */
   webhookDeliveryRetentionMs: number;
+  /** Largest single file an extraction takes (the whole upload is capped by maxUploadBytes). */
+  extractMaxFileBytes: number;
+  /** Most files one extract request may carry. */
+  extractMaxFiles: number;
+  /** An OpenAI-compatible chat-completions server for prose; extraction works without it. */
+  llm: { baseUrl: string; model: string; apiKey: string | null; timeoutMs: number } | null;
 }
 
 export class ConfigError extends Error {}
@@ -93,6 +99,20 @@ function policy(env: Env, name: string): AddressPolicy {
   }
 }
 
+function llm(env: Env): Config['llm'] {
+  const baseUrl = env.ROWSMITH_LLM_BASE_URL?.trim();
+  if (!baseUrl) return null;
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    throw new ConfigError(`ROWSMITH_LLM_BASE_URL must be an http(s) URL such as http://localhost:8080/v1, got "${baseUrl}"`);
+  }
+  const model = env.ROWSMITH_LLM_MODEL?.trim();
+  if (!model) throw new ConfigError('ROWSMITH_LLM_MODEL must name the model when ROWSMITH_LLM_BASE_URL is set');
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), model, apiKey: env.ROWSMITH_LLM_API_KEY?.trim() || null, timeoutMs: int(env, 'ROWSMITH_LLM_TIMEOUT_MS', 120_000, 100, 3_600_000) };
+}
+
 const MiB = 1024 * 1024;
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
@@ -127,5 +147,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookMinBackoffMs: int(env, 'ROWSMITH_WEBHOOK_MIN_BACKOFF_MS', 60 * SECOND, 0, DAY),
     webhookDeactivateAfterMs: int(env, 'ROWSMITH_WEBHOOK_DEACTIVATE_AFTER_MS', 5 * DAY, 1, 365 * DAY),
     webhookDeliveryRetentionMs: int(env, 'ROWSMITH_WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650) * DAY,
+    extractMaxFileBytes: int(env, 'ROWSMITH_EXTRACT_MAX_FILE_BYTES', 25 * MiB, 1, 4096 * MiB),
+    extractMaxFiles: int(env, 'ROWSMITH_EXTRACT_MAX_FILES', 20, 1, 1000),
+    llm: llm(env),
   };
 }

@@ -46,6 +46,8 @@ const app = createApp({ config, store, clock, log, gateway });
 const scheduler = new Scheduler(log);
 scheduleMaintenance(scheduler, app.services, config);
 app.services.dispatcher.start();
+const interrupted = await app.services.batches.recoverInterrupted();
+if (interrupted) console.log(`rowsmith: marked ${interrupted} batch(es) left unfinished by the last run as failed`);
 console.log(`rowsmith: listening on http://${config.host}:${server.port} (data in ${config.dataDir})`);
 
 let stopping = false;

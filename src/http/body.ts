@@ -1,5 +1,5 @@
 /**
- * Request bodies: JSON only (uploads add multipart on their own routes), read with a size cap that
+ * Request bodies: JSON, and multipart/form-data on the upload routes, read with a size cap that
  * holds for chunked bodies too. Malformed JSON is 400, anything else 415, too large 413.
  */
 import { Elysia } from 'elysia';
@@ -38,12 +38,28 @@ export function isJson(contentType: string): boolean {
   return type === 'application/json' || type.endsWith('+json');
 }
 
-export function jsonBody(maxBodyBytes: number) {
+/** Routes that take uploads as multipart/form-data besides JSON. */
+const UPLOAD_ROUTE = /\/(extract|extract-stream|suggest-schema)$/;
+
+export function jsonBody(maxBodyBytes: number, maxUploadBytes: number) {
   return new Elysia({ name: 'json-body' }).onParse({ as: 'global' }, async ({ request, contentType }) => {
+    const multipart = (contentType ?? '').toLowerCase().startsWith('multipart/form-data');
+    if (multipart && UPLOAD_ROUTE.test(new URL(request.url).pathname)) {
+      const bytes = await readLimited(request, maxUploadBytes);
+      try {
+        // Elysia's contentType drops the boundary; the header has it.
+        return await new Response(bytes, { headers: { 'content-type': request.headers.get('content-type') ?? '' } }).formData();
+      } catch {
+        throw new ApiError(400, 'invalid_input', 'The multipart body could not be read', {
+          body: [{ error_key: 'invalid_multipart', message: 'not valid multipart/form-data', path: 'body' }],
+        });
+      }
+    }
     const bytes = await readLimited(request, maxBodyBytes);
     if (bytes.byteLength === 0) return null;
     if (!isJson(contentType ?? '')) {
-      throw new ApiError(415, 'unsupported_media_type', 'Send the request body as application/json');
+      const hint = UPLOAD_ROUTE.test(new URL(request.url).pathname) ? 'application/json or multipart/form-data' : 'application/json';
+      throw new ApiError(415, 'unsupported_media_type', `Send the request body as ${hint}`);
     }
     try {
       return JSON.parse(new TextDecoder().decode(bytes));

@@ -74,6 +74,12 @@ function validationProblems(app: AnyElysia, error: ValidationError, method: stri
   return errors.map((e) => ({ path: jsonPointerToPath(e.path, root), message: describe(e), error_key: 'invalid' }));
 }
 
+/** Checks a value the route could not declare as its body (multipart fields) against a `t` schema: 400 naming each bad path. */
+export function checkShape(schema: Parameters<typeof Value.Errors>[0], value: unknown, root: string): void {
+  const errors = [...Value.Errors(schema, value)] as unknown as SchemaError[];
+  if (errors.length) throw invalidFields(errors.map((e) => ({ path: `${root}${jsonPointerToPath(e.path, '').replace(/^(?=[^[])/, root && e.path ? '.' : '')}`, message: describe(e), error_key: 'invalid' })));
+}
+
 export function toApiError(app: AnyElysia, code: unknown, error: unknown, ctx: { method: string; route: string; query: unknown }): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof Error && error.cause instanceof ApiError) return error.cause;

@@ -34,6 +34,13 @@ interface Changes {
   rowDelta: number;
 }
 
+/** Where an extracted row came from, kept on the row. */
+export interface RowOrigin {
+  batch_id: string;
+  extraction_id: string;
+  confidence: number;
+}
+
 function rowNotFound(id: string): ApiError {
   return new ApiError(404, 'row_not_found', `Row ${id} not found`);
 }
@@ -72,7 +79,8 @@ export class RowsService {
   }
 
   /** Runs a write on the current table in one transaction, then bumps its counters and the search index. */
-  private async write<T>(projectId: string, tableId: string, work: (table: TableRecord, changes: Changes) => T): Promise<T> {
+  /** `used` marks the table as used by an extraction (`usage_count`, `last_used_at`). */
+  private async write<T>(projectId: string, tableId: string, work: (table: TableRecord, changes: Changes) => T, used = false): Promise<T> {
     let table!: TableRecord;
     const changes: Changes = { upserted: [], removed: [], cleared: false, rowDelta: 0 };
     const result = await this.store.transaction(() => {
@@ -82,6 +90,7 @@ export class RowsService {
         ...current,
         row_count: changes.cleared ? changes.rowDelta : current.row_count + changes.rowDelta,
         data_version: current.data_version + 1,
+        ...(used ? { usage_count: current.usage_count + 1, last_used_at: this.clock.now() } : {}),
       };
       this.tablesStore.putRecord(table);
       return out;
@@ -184,13 +193,46 @@ export class RowsService {
   }
 
   /**
+   * Writes an extraction's rows through the table's insert mode in one transaction, together with
+   * `alongside` (the batch's own final record), so a batch is merged wholly or not at all. Rows
+   * that no longer fit the table (a column changed since they were mapped) are skipped and counted.
+   */
+  async insertExtracted(
+    projectId: string,
+    tableId: string,
+    rows: Array<{ values: Record<string, unknown>; origin: RowOrigin }>,
+    alongside: (result: { created: number; merged: number; skipped: number }) => void,
+  ) {
+    return this.write(
+      projectId,
+      tableId,
+      (table, changes) => {
+        const resolve = columnResolver(table);
+        const inputs = [];
+        let skipped = 0;
+        for (const [i, row] of rows.entries()) {
+          const problems: Problem[] = [];
+          const values = rowValues(table, row.values, `rows[${i}]`, problems, undefined, resolve);
+          if (problems.length) skipped++;
+          else inputs.push({ data: row.values, path: `rows[${i}]`, values, origin: row.origin });
+        }
+        const written = this.insertAll(table, inputs, changes, resolve);
+        const result = { created: written.created.length, merged: written.merged.length, skipped };
+        alongside(result);
+        return { ...result, rows: [...written.created, ...written.merged].map((r) => toRow(table, r)) };
+      },
+      true,
+    );
+  }
+
+  /**
    * Inserts rows through the table's insert mode. Call inside the write transaction. A row that
    * `merge` matches takes only the values the client gave (as a PATCH would), not the defaults a
    * new row would get.
    */
   private insertAll(
     table: TableRecord,
-    rows: Array<{ data: Record<string, unknown>; path: string; values: Record<number, unknown> }>,
+    rows: Array<{ data: Record<string, unknown>; path: string; values: Record<number, unknown>; origin?: RowOrigin }>,
     changes: Changes,
     resolve: ReturnType<typeof columnResolver>,
   ): { created: RowRecord[]; merged: RowRecord[] } {
@@ -216,12 +258,12 @@ export class RowsService {
         const problems: Problem[] = [];
         const values = rowValues(table, input.data, input.path, problems, match.values, resolve);
         if (problems.length) throw invalidFields(problems);
-        const row = this.replaceValues(table, match, values);
+        const row = this.replaceValues(table, match, values, input.origin);
         merged.push(row);
         changes.upserted.push(row);
         continue;
       }
-      const row = this.insert(table, input.values);
+      const row = this.insert(table, input.values, input.origin);
       created.push(row);
       changes.upserted.push(row);
       changes.rowDelta++;
@@ -242,15 +284,16 @@ export class RowsService {
     return undefined;
   }
 
-  private insert(table: TableRecord, values: Record<number, unknown>): RowRecord {
+  private insert(table: TableRecord, values: Record<number, unknown>, origin?: RowOrigin): RowRecord {
     const now = this.clock.now();
-    const row: RowRecord = { id: newId('row', now), created_at: now, updated_at: now, batch_id: null, confidence: null, values };
+    const row: RowRecord = { id: newId('row', now), created_at: now, updated_at: now, batch_id: null, confidence: null, values, ...origin };
     this.rows.put(table.seq, row, slotSpecs(table));
     return row;
   }
 
-  private replaceValues(table: TableRecord, previous: RowRecord, values: Record<number, unknown>): RowRecord {
-    const row: RowRecord = { ...previous, values, updated_at: Math.max(this.clock.now(), previous.updated_at) };
+  /** A merged extracted row takes its new origin: the row source is then the latest file. */
+  private replaceValues(table: TableRecord, previous: RowRecord, values: Record<number, unknown>, origin?: RowOrigin): RowRecord {
+    const row: RowRecord = { ...previous, ...origin, values, updated_at: Math.max(this.clock.now(), previous.updated_at) };
     this.rows.put(table.seq, row, slotSpecs(table), previous);
     return row;
   }

@@ -188,6 +188,14 @@ export class TablesService {
     });
   }
 
+  /** Counts an extraction into the table that wrote no rows (rows writes count themselves). */
+  async markUsed(projectId: string, tableId: string): Promise<void> {
+    await this.store.transaction(() => {
+      const table = this.requireActive(projectId, tableId);
+      this.tables.putRecord({ ...table, usage_count: table.usage_count + 1, last_used_at: this.clock.now() });
+    });
+  }
+
   /** Soft delete: the table disappears everywhere but restore, and gives up its slug. */
   remove(projectId: string, tableId: string): Promise<{ id: string }> {
     return this.store.transaction(() => {

@@ -27,6 +27,10 @@ const SUB_DATABASES = [
   'deliveries',
   'webhook_deliveries',
   'delivery_queue',
+  'batches',
+  'project_batches',
+  'extractions',
+  'batch_rows',
 ] as const;
 
 const CACHED = new Set<string>(['tables']);

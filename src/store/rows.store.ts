@@ -14,6 +14,8 @@ export interface RowRecord {
   updated_at: number;
   batch_id: string | null;
   confidence: number | null;
+  /** The extraction (and so the file) the row came from; absent for rows written through the API. */
+  extraction_id?: string | null;
   /** Column values by slot. */
   values: Record<number, unknown>;
 }

@@ -1,0 +1,111 @@
+/** What the readers share: the document given, the records they find, and format detection. */
+export type Format = 'csv' | 'tsv' | 'json' | 'ndjson' | 'xlsx' | 'html' | 'markdown' | 'docx' | 'pdf' | 'text' | 'email';
+/** The reference OpenAPI's `file_type` of an extraction. */
+export type FileType = 'text_pdf' | 'scanned' | 'image' | 'text' | 'document' | 'unknown';
+
+export interface SourceDocument {
+  name: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/** One record as a document gives it: source field name to raw value (string, number, Date, ...). */
+export type SourceRecord = Record<string, unknown>;
+
+/** Records that belong together: one table, sheet, or set of key: value blocks. */
+export interface RecordGroup {
+  label: string;
+  records: SourceRecord[];
+}
+
+export interface Reading {
+  format: Format;
+  fileType: FileType;
+  groups: RecordGroup[];
+  /** The document's running text, for the optional language-model extractor. */
+  text: string;
+}
+
+/** A document that cannot be read as it is (an empty file, a PDF without a text layer, bad JSON). */
+export class UnreadableDocument extends Error {}
+
+const BY_EXTENSION: Record<string, Format> = {
+  csv: 'csv', tsv: 'tsv', tab: 'tsv', json: 'json', ndjson: 'ndjson', jsonl: 'ndjson', xlsx: 'xlsx', html: 'html', htm: 'html',
+  md: 'markdown', markdown: 'markdown', docx: 'docx', pdf: 'pdf', txt: 'text', text: 'text', eml: 'email',
+};
+
+const BY_TYPE: Record<string, Format> = {
+  'text/csv': 'csv', 'application/csv': 'csv', 'text/tab-separated-values': 'tsv', 'application/json': 'json',
+  'application/x-ndjson': 'ndjson', 'application/ndjson': 'ndjson', 'application/jsonl': 'ndjson',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx', 'text/html': 'html', 'application/xhtml+xml': 'html',
+  'text/markdown': 'markdown', 'text/x-markdown': 'markdown',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx', 'application/pdf': 'pdf',
+  'text/plain': 'text', 'message/rfc822': 'email',
+};
+
+export const CONTENT_TYPES: Record<Format, string> = {
+  csv: 'text/csv', tsv: 'text/tab-separated-values', json: 'application/json', ndjson: 'application/x-ndjson',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', html: 'text/html', markdown: 'text/markdown',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', pdf: 'application/pdf', text: 'text/plain',
+  email: 'message/rfc822',
+};
+
+export const FILE_TYPES: Record<Format, FileType> = {
+  csv: 'text', tsv: 'text', json: 'text', ndjson: 'text', xlsx: 'document', html: 'text', markdown: 'text', docx: 'document',
+  pdf: 'text_pdf', text: 'text', email: 'text',
+};
+
+function startsWith(bytes: Uint8Array, text: string): boolean {
+  return text.split('').every((c, i) => bytes[i] === c.charCodeAt(0));
+}
+
+function looksBinary(bytes: Uint8Array): boolean {
+  const sample = bytes.subarray(0, 4096);
+  // NUL and other control bytes never occur in text (tab, newlines, form feed and escape aside).
+  for (const b of sample) if (b < 9 || (b > 13 && b < 32 && b !== 27)) return true;
+  return false;
+}
+
+/** Guesses a plain-text document's format from its first lines. */
+function sniffText(bytes: Uint8Array): Format {
+  const head = new TextDecoder().decode(bytes.subarray(0, 8192)).replace(/^\uFEFF/, '').trimStart();
+  if (/^[[{]/.test(head)) {
+    const lines = head.split(/\r?\n/).filter((l) => l.trim());
+    return lines.length > 1 && lines.slice(0, 3).every((l) => /^\s*\{.*\}\s*$/.test(l)) ? 'ndjson' : 'json';
+  }
+  if (/^<(!doctype html|html|table|body|div|head)\b/i.test(head)) return 'html';
+  if (/^(received|from|return-path|message-id|mime-version|delivered-to|date|subject|to):/im.test(head.split(/\r?\n/)[0] ?? '') && /\r?\n\r?\n/.test(head)) return 'email';
+  if (/^\s*\|.*\|\s*\r?\n\s*\|?\s*:?-{3,}/m.test(head)) return 'markdown';
+  const lines = head.split(/\r?\n/).filter((l) => l.trim()).slice(0, 10);
+  if (lines.length >= 2) {
+    for (const [delimiter, format] of [['\t', 'tsv'], [',', 'csv'], [';', 'csv']] as const) {
+      const counts = lines.map((l) => l.split(delimiter).length - 1);
+      if (counts[0]! > 0 && counts.every((c) => c === counts[0])) return format;
+    }
+  }
+  return 'text';
+}
+
+/**
+ * The format of a document, from its name, then its declared type, then its bytes; null when it
+ * is not one rowsmith reads (images, archives, other binaries).
+ */
+export function detectFormat(doc: SourceDocument): Format | null {
+  const ext = doc.name.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1];
+  if (ext && BY_EXTENSION[ext]) return BY_EXTENSION[ext]!;
+  const type = doc.contentType.split(';')[0]!.trim().toLowerCase();
+  if (startsWith(doc.bytes, '%PDF')) return 'pdf';
+  if (startsWith(doc.bytes, 'PK\x03\x04')) {
+    const head = new TextDecoder('latin1').decode(doc.bytes.subarray(0, 65536));
+    if (head.includes('word/')) return 'docx';
+    if (head.includes('xl/')) return 'xlsx';
+    return BY_TYPE[type] === 'docx' || BY_TYPE[type] === 'xlsx' ? BY_TYPE[type]! : null;
+  }
+  if (BY_TYPE[type] && BY_TYPE[type] !== 'text') return BY_TYPE[type]!;
+  if (looksBinary(doc.bytes)) return null;
+  return sniffText(doc.bytes);
+}
+
+export function decodeText(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
+}

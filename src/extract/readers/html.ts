@@ -1,0 +1,78 @@
+/**
+ * HTML: every `<table>` (header from `<th>` or the first label row; colspan and rowspan spread out),
+ * then the page's text for key: value fields when it has no table.
+ */
+import { parse, type HTMLElement } from 'node-html-parser';
+import { decodeText, type RecordGroup, type SourceDocument } from '../document';
+import { textGroups } from '../keyvalue';
+import { findHeaderRow, gridToRecords, type Cell } from '../tables';
+
+const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** The rows of a table, not of tables nested in it. */
+function ownRows(table: HTMLElement): HTMLElement[] {
+  return table.querySelectorAll('tr').filter((tr) => tr.closest('table') === table);
+}
+
+function tableGrid(table: HTMLElement): { grid: Cell[][]; headerRows: number } {
+  const grid: Cell[][] = [];
+  const pending: Array<{ col: number; left: number; value: string }> = [];
+  let headerRows = 0;
+  ownRows(table).forEach((tr, r) => {
+    const row: Cell[] = [];
+    const cells = tr.childNodes.filter((n): n is HTMLElement => (n as HTMLElement).tagName === 'TD' || (n as HTMLElement).tagName === 'TH');
+    if (r === headerRows && cells.length > 0 && cells.every((c) => c.tagName === 'TH')) headerRows++;
+    const isHeader = cells.every((c) => c.tagName === 'TH');
+    let col = 0;
+    const place = () => {
+      for (;;) {
+        const span = pending.find((p) => p.col === col && p.left > 0);
+        if (!span) return;
+        row[col] = span.value;
+        span.left--;
+        col++;
+      }
+    };
+    for (const cell of cells) {
+      place();
+      const text = clean(cell.text);
+      const colspan = Math.max(1, Math.min(50, Number(cell.getAttribute('colspan')) || 1));
+      const rowspan = Math.max(1, Math.min(500, Number(cell.getAttribute('rowspan')) || 1));
+      for (let k = 0; k < colspan; k++) {
+        // A spanning header names every column it covers; a spanning value fills the first.
+        row[col] = k === 0 || isHeader ? text : '';
+        if (rowspan > 1) pending.push({ col, left: rowspan - 1, value: row[col] as string });
+        col++;
+      }
+    }
+    place();
+    grid.push(row);
+  });
+  return { grid, headerRows };
+}
+
+export function htmlGroups(html: string): RecordGroup[] {
+  const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false } });
+  const groups: RecordGroup[] = [];
+  root.querySelectorAll('table').forEach((table, n) => {
+    const { grid, headerRows } = tableGrid(table);
+    // With several header rows (a spanning group over sub-headers), the last one names the columns.
+    const header = headerRows > 0 ? headerRows - 1 : findHeaderRow(grid);
+    const records = gridToRecords(grid, header);
+    const caption = clean(table.querySelector('caption')?.text ?? '');
+    if (records.length) groups.push({ label: caption || `table ${n + 1}`, records });
+  });
+  if (groups.length === 0) {
+    for (const el of root.querySelectorAll('br')) el.replaceWith('\n');
+    groups.push(...textGroups(root.structuredText));
+  }
+  return groups;
+}
+
+export function htmlText(html: string): string {
+  return parse(html).structuredText;
+}
+
+export function readHtml(doc: SourceDocument): RecordGroup[] {
+  return htmlGroups(decodeText(doc.bytes));
+}

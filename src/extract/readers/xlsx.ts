@@ -1,0 +1,36 @@
+/** XLSX through exceljs: every sheet with a header row; dates stay dates, formulas give their results. */
+import ExcelJS from 'exceljs';
+import { UnreadableDocument, type RecordGroup, type SourceDocument } from '../document';
+import { gridToRecords, type Cell } from '../tables';
+
+function cellValue(value: ExcelJS.CellValue): Cell {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value;
+  if (typeof value !== 'object') return value;
+  if ('result' in value) return cellValue(value.result as ExcelJS.CellValue);
+  if ('richText' in value) return value.richText.map((r) => r.text).join('');
+  if ('text' in value) return typeof value.text === 'string' ? value.text : cellValue(value.text as ExcelJS.CellValue);
+  if ('error' in value) return null;
+  return String(value);
+}
+
+export async function readXlsx(doc: SourceDocument): Promise<RecordGroup[]> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(doc.bytes as unknown as ArrayBuffer);
+  } catch (error) {
+    throw new UnreadableDocument(`not a readable XLSX workbook: ${(error as Error).message}`);
+  }
+  const groups: RecordGroup[] = [];
+  workbook.eachSheet((sheet) => {
+    const grid: Cell[][] = [];
+    sheet.eachRow({ includeEmpty: true }, (row, n) => {
+      const values = (row.values as ExcelJS.CellValue[]).slice(1).map(cellValue);
+      grid[n - 1] = values;
+    });
+    const rows = Array.from({ length: grid.length }, (_, i) => grid[i] ?? []);
+    const records = gridToRecords(rows);
+    if (records.length) groups.push({ label: sheet.name, records });
+  });
+  return groups;
+}

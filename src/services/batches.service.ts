@@ -1,0 +1,127 @@
+/** Reading batches: list, get (with its extractions), downloads of their rows, and the row source file. */
+import type { Clock } from '../lib/clock';
+import { ApiError } from '../lib/errors';
+import type { CursorCodec } from '../query/cursor';
+import type { ListSpec } from '../query/fields';
+import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
+import type { BatchRecord, BatchesStore, BatchStatus, ExtractionRecord } from '../store/batches.store';
+import type { Store } from '../store/db';
+import type { FilesStore } from '../store/files.store';
+import type { RowsStore } from '../store/rows.store';
+import { contentDisposition, DOWNLOAD_TYPES, renderRows, type DownloadFormat } from './downloads';
+import type { TablesService } from './tables.service';
+
+export const BATCH_LIST: ListSpec = {
+  resource: 'batches',
+  fields: {
+    created_at: { type: 'number', sortable: true, filterable: true },
+    updated_at: { type: 'number', sortable: true, filterable: true },
+    status: { type: 'string', sortable: true, filterable: true },
+    total_rows: { type: 'number', sortable: true, filterable: true },
+    file_count: { type: 'number', sortable: true, filterable: true },
+    confidence: { type: 'number', sortable: true, filterable: true },
+    id: { type: 'string', filterable: true },
+    table_id: { type: 'string', filterable: true },
+    file_names: { type: 'string' },
+  },
+  searchable: ['file_names', 'id'],
+  selectable: [
+    'id', 'project_id', 'table_id', 'actor_type', 'actor_id', 'schema_json', 'insert_mode', 'status', 'file_count', 'files_done',
+    'current_file', 'csv_key', 'json_key', 'xlsx_key', 'total_rows', 'confidence', 'duration_ms', 'error', 'created_at', 'updated_at',
+  ],
+};
+
+export type Batch = Omit<BatchRecord, 'extraction_ids' | 'file_names'>;
+export type Extraction = Omit<ExtractionRecord, 'content_type'>;
+
+export function toBatch(record: BatchRecord): Batch {
+  const { extraction_ids: _e, file_names: _f, ...batch } = record;
+  return batch;
+}
+
+export function toExtraction(record: ExtractionRecord): Extraction {
+  const { content_type: _c, ...extraction } = record;
+  return extraction;
+}
+
+export interface FileDownload {
+  bytes: Uint8Array;
+  contentType: string;
+  disposition: string;
+}
+
+export class BatchesService {
+  constructor(
+    private readonly store: Store,
+    private readonly batches: BatchesStore,
+    private readonly files: FilesStore,
+    private readonly rows: RowsStore,
+    private readonly tables: TablesService,
+    private readonly cursors: CursorCodec,
+    private readonly clock: Clock,
+  ) {}
+
+  private require(projectId: string, batchId: string): BatchRecord {
+    const batch = this.batches.get(batchId);
+    if (!batch || batch.project_id !== projectId) throw new ApiError(404, 'not_found', `Batch ${batchId} not found`);
+    return batch;
+  }
+
+  list(projectId: string, params: ListParams & { status?: BatchStatus }) {
+    const query = parseListQuery(BATCH_LIST, params, this.cursors);
+    const all = this.batches.listProject(projectId).filter((b) => params.status === undefined || b.status === params.status);
+    const get = (b: BatchRecord, f: string) => (f === 'file_names' ? b.file_names.join('\n') : b[f as keyof BatchRecord]);
+    const page = listInMemory(all, BATCH_LIST, query, { get, id: (b) => b.id }, this.cursors);
+    return envelope('batches', query, { ...page, items: page.items.map(toBatch) });
+  }
+
+  get(projectId: string, batchId: string): Batch & { extractions: Extraction[] } {
+    const batch = this.require(projectId, batchId);
+    const extractions = batch.extraction_ids.map((id) => this.batches.getExtraction(id)).filter((e): e is ExtractionRecord => e !== undefined);
+    return { ...toBatch(batch), extractions: extractions.map(toExtraction) };
+  }
+
+  /** The batch's rows as a file; only once the batch has ended. */
+  async download(projectId: string, batchId: string, format: DownloadFormat): Promise<FileDownload> {
+    const batch = this.require(projectId, batchId);
+    if (['uploading', 'processing', 'merging'].includes(batch.status)) {
+      throw new ApiError(400, 'invalid_input', `Batch ${batchId} is still ${batch.status}; download it once it has ended`);
+    }
+    const rows = [...this.batches.batchRows(batchId)].map((r) => r.values);
+    const bytes = await renderRows(format, batch.schema_json.columns, rows, batchId);
+    return { bytes, contentType: DOWNLOAD_TYPES[format], disposition: contentDisposition('attachment', `${batchId}.${format}`) };
+  }
+
+  /** The file a row was extracted from. */
+  rowSource(projectId: string, tableId: string, rowId: string, disposition: 'attachment' | 'inline'): FileDownload {
+    const table = this.tables.requireActive(projectId, tableId);
+    const row = this.rows.get(table.seq, rowId);
+    if (!row) throw new ApiError(404, 'row_not_found', `Row ${rowId} not found`);
+    const extraction = row.extraction_id ? this.batches.getExtraction(row.extraction_id) : undefined;
+    const bytes = extraction ? this.files.read(extraction.file_key) : null;
+    if (!extraction || !bytes) throw new ApiError(404, 'row_source_not_found', `Row ${rowId} did not come from a file`);
+    return {
+      bytes,
+      contentType: disposition === 'inline' ? extraction.content_type : 'application/octet-stream',
+      disposition: contentDisposition(disposition, extraction.file_name),
+    };
+  }
+
+  /** Batches a stopped process left unfinished are failed at start, so none stays "processing" forever. */
+  recoverInterrupted(): Promise<number> {
+    return this.store.transaction(() => {
+      const unfinished = this.batches.unfinished();
+      const now = this.clock.now();
+      for (const batch of unfinished) {
+        for (const id of batch.extraction_ids) {
+          const extraction = this.batches.getExtraction(id);
+          if (extraction && (extraction.status === 'pending' || extraction.status === 'processing')) {
+            this.batches.putExtraction({ ...extraction, status: 'failed', error: 'interrupted: the server stopped before this file was done' });
+          }
+        }
+        this.batches.put({ ...batch, status: 'failed', current_file: null, error: 'interrupted: the server stopped before the batch was done', updated_at: now });
+      }
+      return unfinished.length;
+    });
+  }
+}

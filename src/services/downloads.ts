@@ -1,0 +1,74 @@
+/**
+ * Rows as downloadable files: CSV (RFC 4180, UTF-8 with BOM, formula-injection safe), JSON, and
+ * XLSX with typed cells. Shared by batch downloads and table exports.
+ */
+import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
+import type { Column } from '../store/tables.store';
+
+export type DownloadFormat = 'csv' | 'json' | 'xlsx';
+
+export const DOWNLOAD_TYPES: Record<DownloadFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+/** A spreadsheet would run a cell starting with these as a formula; a leading `'` keeps it text. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+function csvCell(value: unknown): string | number | boolean {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  const text = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ') : typeof value === 'string' ? value : JSON.stringify(value);
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+export function toCsv(columns: Column[], rows: Iterable<Record<string, unknown>>): Uint8Array {
+  const records = [columns.map((c) => csvCell(c.name))];
+  for (const row of rows) records.push(columns.map((c) => csvCell(row[c.id])));
+  return new TextEncoder().encode(`\uFEFF${stringify(records, { record_delimiter: '\r\n', cast: { boolean: (b) => (b ? 'true' : 'false') } })}`);
+}
+
+export function toJson(columns: Column[], rows: Iterable<Record<string, unknown>>): Uint8Array {
+  const out = [];
+  for (const row of rows) out.push(Object.fromEntries(columns.map((c) => [c.id, row[c.id] ?? null])));
+  return new TextEncoder().encode(JSON.stringify(out, null, 2));
+}
+
+function xlsxCell(value: unknown, column: Column): ExcelJS.CellValue {
+  if (value === null || value === undefined) return null;
+  if (column.type === 'date' && typeof value === 'string') {
+    const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+    return Number.isNaN(date.getTime()) ? value : date;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+  return JSON.stringify(value);
+}
+
+export async function toXlsx(columns: Column[], rows: Iterable<Record<string, unknown>>, sheetName = 'Rows'): Promise<Uint8Array> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(sheetName.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Rows');
+  sheet.columns = columns.map((c) => ({
+    header: c.name,
+    key: c.id,
+    width: Math.min(60, Math.max(10, c.name.length + 2)),
+    style: c.type === 'date' ? { numFmt: 'yyyy-mm-dd' } : c.type === 'currency' ? { numFmt: '#,##0.00' } : {},
+  }));
+  sheet.getRow(1).font = { bold: true };
+  for (const row of rows) sheet.addRow(columns.map((c) => xlsxCell(row[c.id], c)));
+  return new Uint8Array(await workbook.xlsx.writeBuffer());
+}
+
+export async function renderRows(format: DownloadFormat, columns: Column[], rows: Iterable<Record<string, unknown>>, name: string): Promise<Uint8Array> {
+  if (format === 'csv') return toCsv(columns, rows);
+  if (format === 'json') return toJson(columns, rows);
+  return toXlsx(columns, rows, name);
+}
+
+/** `attachment; filename="..."` with an ASCII fallback and the UTF-8 name (RFC 6266). */
+export function contentDisposition(kind: 'attachment' | 'inline', fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}

@@ -1,0 +1,349 @@
+/**
+ * The rules of extraction: a request becomes a batch; each file is stored, read, mapped onto the
+ * columns and coerced; the rows go into the table through its insert mode (or, without a table,
+ * into the batch only); and the end is announced by a webhook event. Progress is reported as it
+ * happens for the streaming endpoint.
+ */
+import type { Config } from '../config';
+import type { Clock } from '../lib/clock';
+import { ApiError, fieldError, invalidFields } from '../lib/errors';
+import { newId } from '../lib/ids';
+import type { Outbound } from '../lib/outbound';
+import { slugify } from '../lib/slug';
+import { detectFormat, FILE_TYPES, UnreadableDocument, type Reading, type SourceDocument } from '../extract/document';
+import { inferColumns } from '../extract/infer';
+import { extractWithLlm } from '../extract/llm';
+import { mapGroups, mapRecord, type MappedRow } from '../extract/mapper';
+import { readDocument } from '../extract/read';
+import type { BatchesStore, BatchRecord, BatchRow, BatchStatus, ExtractionRecord, SchemaJson } from '../store/batches.store';
+import type { Store } from '../store/db';
+import type { FilesStore } from '../store/files.store';
+import type { Column, ColumnType, Strictness } from '../store/tables.store';
+import { toBatch, type Batch } from './batches.service';
+import { checkColumns, normalizeColumn } from './columns.rules';
+import type { RowsService } from './rows.service';
+import type { TablesService } from './tables.service';
+import type { WebhooksService } from './webhooks.service';
+
+/** Most columns a project-level schema may have (the reference's limit). */
+export const SCHEMA_MAX_COLUMNS = 50;
+/** Rows returned in the JSON answer; the downloads have them all. */
+const RESULT_ROWS = 100;
+
+export interface SchemaInput {
+  columns: Array<{ name: string; type?: ColumnType; description?: string | null; instruction?: string | null; required?: boolean; options?: string[]; currency_code?: string }>;
+  instruction?: string | null;
+  strictness?: Strictness;
+}
+
+export interface ExtractRequest {
+  organizationId: string;
+  projectId: string;
+  tableId: string | null;
+  actorId: string;
+  /** Uploaded files. */
+  documents: SourceDocument[];
+  /** Pasted text, read as a document of its own. */
+  text?: string | null;
+  /** A document to fetch (https, under the address rules of webhooks). */
+  url?: string | null;
+  schema?: SchemaInput | null;
+}
+
+/** How long fetching a `url` document may take. */
+const FETCH_TIMEOUT_MS = 30_000;
+
+export interface FileResult {
+  file_name: string;
+  status: string;
+  rows: number | null;
+  confidence: number | null;
+  error: string | null;
+}
+
+export interface ExtractResponse {
+  batch_id: string;
+  status: BatchStatus;
+  confidence: number | null;
+  duration_ms: number | null;
+  fail_count: number;
+  success_count: number;
+  total_rows: number;
+  files: FileResult[];
+  result: Record<string, unknown>;
+}
+
+/** Progress as it happens: `batch`, `file`, `rows`, `progress`, `file_error`, `done`. */
+export type ExtractListener = (event: string, data: unknown) => void;
+
+interface Prepared {
+  request: ExtractRequest;
+  /** Null until the first readable file gives a schema (project-level extract without one). */
+  schema: SchemaJson | null;
+}
+
+const mean = (values: number[]) => (values.length ? Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 1000) / 1000 : null);
+
+/** Columns of a project-level schema: ids made from the names, then the rules every column follows. */
+export function schemaFromInput(input: SchemaInput): SchemaJson {
+  if (input.columns.length === 0 || input.columns.length > SCHEMA_MAX_COLUMNS) {
+    throw fieldError('schema.columns', `must have 1 to ${SCHEMA_MAX_COLUMNS} columns`);
+  }
+  const ids = new Set<string>();
+  const columns = input.columns.map((c) => {
+    let id = slugify(c.name, 36, '_', 'column');
+    for (let n = 2; ids.has(id); n++) id = `${id.slice(0, 32)}_${n}`;
+    ids.add(id);
+    return normalizeColumn({ ...c, id });
+  });
+  checkColumns(columns);
+  return { columns, instruction: input.instruction ?? null, strictness: input.strictness ?? 'strict' };
+}
+
+/** Rows a strictness lets in: strict drops rows with any bad value, balanced only those missing a required value. */
+function accepted(row: MappedRow, columns: Column[], strictness: Strictness): boolean {
+  if (strictness === 'flexible') return true;
+  const missing = columns.some((c) => c.required && (c.default === undefined || c.default === null) && row.values[c.id] === undefined);
+  return !missing && (strictness !== 'strict' || row.problems.length === 0);
+}
+
+export class ExtractService {
+  constructor(
+    private readonly store: Store,
+    private readonly batches: BatchesStore,
+    private readonly files: FilesStore,
+    private readonly tables: TablesService,
+    private readonly rows: RowsService,
+    private readonly webhooks: WebhooksService,
+    private readonly outbound: Outbound,
+    private readonly clock: Clock,
+    private readonly config: Pick<Config, 'extractMaxFileBytes' | 'extractMaxFiles' | 'llm'>,
+  ) {}
+
+  /** Fetches a `url` document with the outbound address rules and the per-file size cap. */
+  private async fetchDocument(url: string): Promise<SourceDocument> {
+    const result = await this.outbound.request({ url, method: 'GET', headers: { accept: '*/*' }, timeoutMs: FETCH_TIMEOUT_MS, maxBytes: this.config.extractMaxFileBytes + 1 });
+    if (result.kind !== 'response') throw fieldError('url', `could not be fetched: ${result.message}`);
+    if (result.status < 200 || result.status > 299) throw fieldError('url', `could not be fetched: the server answered ${result.status}`);
+    if (result.truncated) throw new ApiError(413, 'content_too_large', `The document at url is larger than the limit of ${this.config.extractMaxFileBytes} bytes per file`);
+    const path = new URL(url).pathname;
+    const name = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || new URL(url).hostname;
+    return { name, contentType: result.headers.get('content-type') ?? '', bytes: result.body };
+  }
+
+  /** Checks a request before any batch exists: 400 nothing to read, 404 table, 413 limits, 415 formats. */
+  async prepare(input: ExtractRequest): Promise<Prepared> {
+    const documents = [...input.documents];
+    if (input.text !== undefined && input.text !== null && input.text.trim() !== '') {
+      documents.push({ name: 'text.txt', contentType: 'text/plain; charset=utf-8', bytes: new TextEncoder().encode(input.text) });
+    }
+    if (input.url) documents.push(await this.fetchDocument(input.url));
+    const request = { ...input, documents };
+    if (request.documents.length === 0) {
+      throw invalidFields([{ path: 'file', error_key: 'required', message: 'send at least one file, or text, or a url' }]);
+    }
+    if (request.documents.length > this.config.extractMaxFiles) {
+      throw new ApiError(413, 'content_too_large', `At most ${this.config.extractMaxFiles} files per request`);
+    }
+    for (const doc of request.documents) {
+      if (doc.bytes.byteLength > this.config.extractMaxFileBytes) {
+        throw new ApiError(413, 'content_too_large', `${doc.name} is larger than the limit of ${this.config.extractMaxFileBytes} bytes per file`);
+      }
+      if (doc.bytes.byteLength === 0) throw fieldError('file', `${doc.name} is empty`);
+      if (!detectFormat(doc)) {
+        throw new ApiError(415, 'unsupported_media_type', `${doc.name} (${doc.contentType || 'no type'}) is not a format rowsmith reads: CSV, TSV, JSON, NDJSON, XLSX, HTML, Markdown, DOCX, PDF with a text layer, text or .eml`);
+      }
+    }
+    if (request.tableId) {
+      const table = this.tables.requireActive(request.projectId, request.tableId);
+      return { request, schema: { columns: table.columns_json, instruction: table.instruction, strictness: table.strictness } };
+    }
+    return { request, schema: request.schema ? schemaFromInput(request.schema) : null };
+  }
+
+  private save(batch: BatchRecord, extraction?: ExtractionRecord): Promise<void> {
+    return this.store.transaction(() => {
+      if (extraction) this.batches.putExtraction(extraction);
+      this.batches.put(batch);
+    });
+  }
+
+  /** Runs a prepared extraction to its end; `listen` hears every step. Never throws for a bad file. */
+  async run(prepared: Prepared, listen: ExtractListener = () => {}): Promise<ExtractResponse> {
+    const { request } = prepared;
+    const started = this.clock.now();
+    const table = request.tableId ? this.tables.requireActive(request.projectId, request.tableId) : null;
+    let batch: BatchRecord = {
+      id: newId('batch', started),
+      project_id: request.projectId,
+      table_id: request.tableId,
+      actor_type: 'api_key',
+      actor_id: request.actorId,
+      schema_json: prepared.schema ?? { columns: [], instruction: null, strictness: 'balanced' },
+      insert_mode: table?.insert_mode ?? null,
+      status: 'uploading',
+      file_count: request.documents.length,
+      files_done: 0,
+      current_file: null,
+      csv_key: null,
+      json_key: null,
+      xlsx_key: null,
+      total_rows: null,
+      confidence: null,
+      duration_ms: null,
+      error: null,
+      created_at: started,
+      updated_at: started,
+      extraction_ids: [],
+      file_names: request.documents.map((d) => d.name),
+    };
+    const extractions: ExtractionRecord[] = request.documents.map((doc) => {
+      const stored = this.files.put(doc.bytes);
+      const format = detectFormat(doc);
+      return {
+        id: newId('extr', started),
+        batch_id: batch.id,
+        table_id: request.tableId,
+        file_key: stored.key,
+        file_name: doc.name,
+        file_type: format ? FILE_TYPES[format] : 'unknown',
+        file_checksum: stored.checksum,
+        status: 'pending',
+        rows_key: null,
+        row_count: null,
+        confidence: null,
+        error: null,
+        created_at: started,
+        content_type: doc.contentType || 'application/octet-stream',
+      };
+    });
+    batch = { ...batch, extraction_ids: extractions.map((e) => e.id), status: 'processing', updated_at: this.clock.now() };
+    await this.store.transaction(() => {
+      for (const e of extractions) this.batches.putExtraction(e);
+      this.batches.put(batch);
+    });
+    listen('batch', toBatch(batch));
+
+    let schema = prepared.schema;
+    const collected: Array<{ row: MappedRow; extraction: ExtractionRecord }> = [];
+    for (const [index, doc] of request.documents.entries()) {
+      let extraction: ExtractionRecord = { ...extractions[index]!, status: 'processing' };
+      batch = { ...batch, current_file: doc.name, updated_at: this.clock.now() };
+      await this.save(batch, extraction);
+      listen('file', { extraction_id: extraction.id, file_name: doc.name, index, file_count: batch.file_count });
+      try {
+        const reading = await readDocument(doc);
+        if (!schema) {
+          const columns = inferColumns(reading.groups);
+          if (columns.length) {
+            schema = { columns, instruction: null, strictness: 'balanced' };
+            batch = { ...batch, schema_json: schema };
+          }
+        }
+        if (!schema) throw new UnreadableDocument('no table or fields found to build a schema from');
+        const mapped = await this.mapReading(reading, schema);
+        const kept = mapped.filter((row) => accepted(row, schema!.columns, schema!.strictness));
+        if (kept.length === 0) {
+          throw new UnreadableDocument(mapped.length ? `none of the ${mapped.length} rows found fit the columns (${mapped.find((r) => r.problems.length)?.problems[0] ?? 'a required value is missing'})` : 'no rows matching the columns were found');
+        }
+        const rejected = mapped.length - kept.length;
+        extraction = {
+          ...extraction,
+          status: 'complete',
+          row_count: kept.length,
+          confidence: mean(kept.map((r) => r.confidence)),
+          rows_key: `${batch.id}/${extraction.id}`,
+          error: rejected ? `${rejected} of ${mapped.length} rows left out: ${mapped.find((r) => r.problems.length)?.problems[0] ?? 'a required value is missing'}` : null,
+        };
+        const batchRows: BatchRow[] = kept.map((row) => ({ extraction_id: extraction.id, values: row.values, confidence: row.confidence }));
+        batch = { ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() };
+        await this.store.transaction(() => {
+          this.batches.addRows(batch.id, batchRows);
+          this.batches.putExtraction(extraction);
+          this.batches.put(batch);
+        });
+        for (const row of kept) collected.push({ row, extraction });
+        listen('rows', { extraction_id: extraction.id, file_name: doc.name, rows: kept.map((r) => ({ ...r.values, _confidence: r.confidence })) });
+      } catch (error) {
+        const message = error instanceof UnreadableDocument || error instanceof Error ? error.message : String(error);
+        const scanned = extraction.file_type === 'text_pdf' && /no text layer/.test(message);
+        extraction = { ...extraction, status: 'failed', error: message.slice(0, 2048), file_type: scanned ? 'scanned' : extraction.file_type, row_count: 0 };
+        batch = { ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() };
+        await this.save(batch, extraction);
+        listen('file_error', { extraction_id: extraction.id, file_name: doc.name, error: extraction.error });
+      }
+      extractions[index] = extraction;
+      listen('progress', { files_done: batch.files_done, file_count: batch.file_count, total_rows: collected.length });
+    }
+
+    const failed = extractions.filter((e) => e.status === 'failed').length;
+    const status: BatchStatus = failed === extractions.length ? 'failed' : failed > 0 ? 'partial' : 'complete';
+    const downloads = (format: string) => `/v1/projects/${batch.project_id}/batches/${batch.id}/download/${format}`;
+    const finish = (error: string | null, finalStatus: BatchStatus): BatchRecord => ({
+      ...batch,
+      status: finalStatus,
+      current_file: null,
+      total_rows: collected.length,
+      confidence: mean(collected.map((c) => c.row.confidence)),
+      duration_ms: this.clock.now() - started,
+      error,
+      csv_key: downloads('csv'),
+      json_key: downloads('json'),
+      xlsx_key: downloads('xlsx'),
+      updated_at: this.clock.now(),
+    });
+    let result: Record<string, unknown>;
+    if (table && collected.length) {
+      batch = { ...batch, status: 'merging', current_file: null, updated_at: this.clock.now() };
+      await this.save(batch);
+      try {
+        const written = await this.rows.insertExtracted(
+          request.projectId,
+          table.id,
+          collected.map(({ row, extraction }) => ({ values: row.values, origin: { batch_id: batch.id, extraction_id: extraction.id, confidence: row.confidence } })),
+          () => this.batches.put((batch = finish(failed ? `${failed} of ${extractions.length} files failed` : null, status))),
+        );
+        result = { table_id: table.id, created: written.created, merged: written.merged, skipped: written.skipped, rows: written.rows.slice(0, RESULT_ROWS) };
+      } catch (error) {
+        const message = error instanceof ApiError ? error.message : 'the rows could not be written to the table';
+        batch = finish(`merging failed: ${message}`, 'failed');
+        await this.save(batch);
+        result = { table_id: table.id, created: 0, merged: 0, skipped: 0, rows: [] };
+      }
+    } else {
+      batch = finish(failed ? `${failed} of ${extractions.length} files failed` : null, status);
+      await this.save(batch);
+      if (table) await this.tables.markUsed(request.projectId, table.id);
+      result = table
+        ? { table_id: table.id, created: 0, merged: 0, skipped: 0, rows: [] }
+        : { schema: batch.schema_json, rows: collected.slice(0, RESULT_ROWS).map((c) => c.row.values) };
+    }
+
+    const event = batch.status === 'complete' ? 'batch.complete' : batch.status === 'partial' ? 'batch.partial' : 'batch.failed';
+    const organizationId = request.organizationId;
+    await this.webhooks.emit(organizationId, event, { ...toBatch(batch), extractions });
+    const response: ExtractResponse = {
+      batch_id: batch.id,
+      status: batch.status,
+      confidence: batch.confidence,
+      duration_ms: batch.duration_ms,
+      fail_count: extractions.filter((e) => e.status === 'failed').length,
+      success_count: extractions.filter((e) => e.status === 'complete').length,
+      total_rows: batch.status === 'failed' ? 0 : collected.length,
+      files: extractions.map((e) => ({ file_name: e.file_name, status: e.status, rows: e.row_count, confidence: e.confidence, error: e.error })),
+      result,
+    };
+    listen('done', response);
+    return response;
+  }
+
+  /** Rows of a reading; prose with no structure goes to the language model when one is configured. */
+  private async mapReading(reading: Reading, schema: SchemaJson): Promise<MappedRow[]> {
+    const mapped = mapGroups(reading.groups, schema.columns, schema.strictness);
+    const prose = ['text', 'email', 'pdf', 'docx', 'html', 'markdown'].includes(reading.format) && reading.text.trim().length > 0;
+    if (mapped.length > 0 || !this.config.llm || !prose) return mapped;
+    const records = await extractWithLlm(this.config.llm, schema.columns, schema.instruction, reading.text);
+    const identity = schema.columns.map((column) => ({ column, field: column.id, score: 0.8 }));
+    return records.map((r) => mapRecord(r, identity, schema.columns, schema.strictness)).filter((r) => Object.keys(r.values).length);
+  }
+}
