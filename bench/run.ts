@@ -3,6 +3,7 @@ export {};
 const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   http: () => import('./http'),
   rows: () => import('./rows'),
+  extract: () => import('./extract'),
 };
 
 const wanted = process.argv.slice(2);

@@ -157,7 +157,7 @@ export function parseHumanDate(input: string, guess: boolean): DateParse {
 
 const EMAIL = /^[^\s@<>(),;:"[\]]+@[^\s@<>(),;:"[\]]+\.[^\s@<>(),;:"[\]]{2,}$/;
 const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'on', 'x', '✓', 'checked']);
-const FALSE_WORDS = new Set(['false', 'no', 'n', '0', 'off', '']);
+const FALSE_WORDS = new Set(['false', 'no', 'n', '0', 'off', '', '✗', '✘']);
 
 function isHttpUrl(s: string): boolean {
   try {

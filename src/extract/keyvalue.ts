@@ -77,3 +77,13 @@ export function textGroups(text: string, extra: SourceRecord = {}): RecordGroup[
   else if (Object.keys(extra).length) groups.push({ label: 'fields', records: [extra] });
   return groups;
 }
+
+/**
+ * A document's tables together with its key: value fields (from `text`, the document without its
+ * tables). One set of fields (an invoice's number and date) is carried onto every table row.
+ */
+export function withDocumentFields(tables: RecordGroup[], text: string, extra: SourceRecord = {}): RecordGroup[] {
+  const fields = textGroups(text, extra).filter((g) => g.label === 'key: value' || g.label === 'fields');
+  const single = fields[0]?.records.length === 1 ? fields[0].records[0]! : extra;
+  return [...tables.map((g) => ({ ...g, records: g.records.map((r) => ({ ...single, ...r })) })), ...fields];
+}

@@ -16,7 +16,7 @@ const SYNONYMS: string[][] = [
   ['description', 'desc', 'item', 'items', 'product', 'details', 'detail', 'particulars', 'service', 'article', 'line', 'memo'],
   ['email', 'e-mail', 'mail', 'email address', 'e mail'],
   ['phone', 'tel', 'telephone', 'mobile', 'cell', 'phone number'],
-  ['name', 'full name', 'contact', 'person', 'customer name', 'client name'],
+  ['name', 'full name', 'contact', 'person', 'customer name', 'client name', 'title'],
   ['customer', 'client', 'buyer', 'bill to', 'billed to', 'sold to', 'account'],
   ['company', 'organization', 'organisation', 'business', 'firm', 'employer'],
   ['vendor', 'supplier', 'merchant', 'seller', 'payee', 'from'],
@@ -34,7 +34,8 @@ const SYNONYMS: string[][] = [
   ['tax', 'vat', 'gst', 'sales tax'],
   ['discount', 'rebate'],
   ['note', 'notes', 'comment', 'comments', 'remark', 'remarks'],
-  ['title', 'subject', 'heading'],
+  ['subject', 'heading', 'topic'],
+  ['in stock', 'available', 'availability', 'stocked', 'on hand'],
   ['tags', 'tag', 'labels', 'label', 'keywords'],
   ['active', 'enabled', 'is active'],
   ['paid', 'settled'],
@@ -107,6 +108,12 @@ export function nameScore(column: Column, field: string): number {
     const n = squash(name);
     if (n === f) return 1;
     if (n === lastPart) return 0.95;
+  }
+  // `customer.name` is the customer: a nested object's name stands for the object.
+  if (field.includes('.')) {
+    const parent = squash(field.slice(0, field.lastIndexOf('.')).split('.').pop()!);
+    const leaf = canonical(field.slice(field.lastIndexOf('.') + 1)).join(' ');
+    if (['name', 'subject', 'label'].includes(leaf) && [column.id, column.name].some((n) => squash(n) === parent)) return 0.92;
   }
   const fieldWords = canonical(field);
   let best = 0;

@@ -1,8 +1,8 @@
 /** DOCX through mammoth: its tables as HTML tables, and key: value paragraphs of its text. */
 import mammoth from 'mammoth';
 import { UnreadableDocument, type RecordGroup, type SourceDocument } from '../document';
-import { textGroups } from '../keyvalue';
-import { htmlGroups } from './html';
+import { withDocumentFields } from '../keyvalue';
+import { htmlTables, htmlText } from './html';
 
 export async function readDocx(doc: SourceDocument): Promise<{ groups: RecordGroup[]; text: string }> {
   const buffer = Buffer.from(doc.bytes);
@@ -14,9 +14,5 @@ export async function readDocx(doc: SourceDocument): Promise<{ groups: RecordGro
   } catch (error) {
     throw new UnreadableDocument(`not a readable DOCX document: ${(error as Error).message}`);
   }
-  const tables = /<table/i.test(html) ? htmlGroups(html) : [];
-  const fields = textGroups(text).filter((g) => g.label === 'key: value');
-  // A table's rows also carry the document's single set of key: value fields (an invoice's number and date).
-  const single = fields[0]?.records.length === 1 ? fields[0].records[0]! : {};
-  return { groups: [...tables.map((g) => ({ ...g, records: g.records.map((r) => ({ ...single, ...r })) })), ...fields], text };
+  return { groups: withDocumentFields(htmlTables(html), htmlText(html, true)), text };
 }

@@ -4,8 +4,8 @@
  */
 import PostalMime from 'postal-mime';
 import { UnreadableDocument, type RecordGroup, type SourceDocument, type SourceRecord } from '../document';
-import { textGroups } from '../keyvalue';
-import { htmlGroups, htmlText } from './html';
+import { textGroups, withDocumentFields } from '../keyvalue';
+import { htmlTables, htmlText } from './html';
 
 export async function readEmail(doc: SourceDocument): Promise<{ groups: RecordGroup[]; text: string }> {
   let email;
@@ -20,9 +20,8 @@ export async function readEmail(doc: SourceDocument): Promise<{ groups: RecordGr
   if (email.subject) header.Subject = email.subject;
   if (email.date) header.Date = email.date;
   const text = email.text ?? (email.html ? htmlText(email.html) : '');
-  const fromText = textGroups(text, header);
-  const single = fromText.find((g) => g.label === 'key: value' && g.records.length === 1)?.records[0] ?? header;
-  const tables = email.html && /<table/i.test(email.html) ? htmlGroups(email.html).filter((g) => g.label !== 'key: value') : [];
-  const groups = [...tables.map((g) => ({ ...g, records: g.records.map((r) => ({ ...single, ...r })) })), ...fromText];
+  // An HTML body's tables, or else the text's own line-item tables and key: value blocks.
+  const tables = email.html ? htmlTables(email.html) : [];
+  const groups = tables.length ? withDocumentFields(tables, htmlText(email.html!, true), header) : textGroups(text, header);
   return { groups, text };
 }

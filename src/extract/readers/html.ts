@@ -4,7 +4,7 @@
  */
 import { parse, type HTMLElement } from 'node-html-parser';
 import { decodeText, type RecordGroup, type SourceDocument } from '../document';
-import { textGroups } from '../keyvalue';
+import { withDocumentFields } from '../keyvalue';
 import { findHeaderRow, gridToRecords, type Cell } from '../tables';
 
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -51,7 +51,8 @@ function tableGrid(table: HTMLElement): { grid: Cell[][]; headerRows: number } {
   return { grid, headerRows };
 }
 
-export function htmlGroups(html: string): RecordGroup[] {
+/** Tables of a page (no key: value fields); see htmlGroups for both. */
+export function htmlTables(html: string): RecordGroup[] {
   const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false } });
   const groups: RecordGroup[] = [];
   root.querySelectorAll('table').forEach((table, n) => {
@@ -62,15 +63,21 @@ export function htmlGroups(html: string): RecordGroup[] {
     const caption = clean(table.querySelector('caption')?.text ?? '');
     if (records.length) groups.push({ label: caption || `table ${n + 1}`, records });
   });
-  if (groups.length === 0) {
-    for (const el of root.querySelectorAll('br')) el.replaceWith('\n');
-    groups.push(...textGroups(root.structuredText));
-  }
   return groups;
 }
 
-export function htmlText(html: string): string {
-  return parse(html).structuredText;
+/** The page's text, line breaks kept; without its tables when `withoutTables`. */
+export function htmlText(html: string, withoutTables = false): string {
+  const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false } });
+  if (withoutTables) for (const table of root.querySelectorAll('table')) table.remove();
+  // structuredText breaks lines at blocks only, so each <br> becomes an empty block.
+  for (const br of root.querySelectorAll('br')) br.replaceWith(parse('<div></div>'));
+  return root.structuredText;
+}
+
+/** A page's tables, each row carrying the page's key: value fields, and those fields. */
+export function htmlGroups(html: string): RecordGroup[] {
+  return withDocumentFields(htmlTables(html), htmlText(html, true));
 }
 
 export function readHtml(doc: SourceDocument): RecordGroup[] {

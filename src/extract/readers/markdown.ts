@@ -1,7 +1,7 @@
 /** Markdown: its tables (through marked's lexer), else key: value lines of its text. */
 import { marked, type Tokens } from 'marked';
 import { decodeText, type RecordGroup, type SourceDocument } from '../document';
-import { textGroups } from '../keyvalue';
+import { textGroups, withDocumentFields } from '../keyvalue';
 import { gridToRecords } from '../tables';
 
 /** Cell text without inline markup (`**bold**`, `[link](url)`, `code`). */
@@ -12,12 +12,16 @@ function plain(cell: Tokens.TableCell): string {
 export function readMarkdown(doc: SourceDocument): RecordGroup[] {
   const text = decodeText(doc.bytes);
   const groups: RecordGroup[] = [];
+  const prose: string[] = [];
   let n = 0;
   for (const token of marked.lexer(text)) {
-    if (token.type !== 'table') continue;
+    if (token.type !== 'table') {
+      prose.push(token.raw);
+      continue;
+    }
     const table = token as Tokens.Table;
     const grid = [table.header.map(plain), ...table.rows.map((row) => row.map(plain))];
     groups.push({ label: `table ${++n}`, records: gridToRecords(grid, 0) });
   }
-  return groups.length ? groups : textGroups(text);
+  return groups.length ? withDocumentFields(groups, prose.join('')) : textGroups(text);
 }

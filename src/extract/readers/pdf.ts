@@ -6,7 +6,7 @@
  */
 import { getDocumentProxy } from 'unpdf';
 import { UnreadableDocument, type RecordGroup, type SourceDocument, type SourceRecord } from '../document';
-import { textGroups } from '../keyvalue';
+import { withDocumentFields } from '../keyvalue';
 
 interface Item { text: string; x: number; end: number; y: number; size: number }
 interface Segment { text: string; x: number; end: number }
@@ -108,17 +108,15 @@ export async function readPdf(doc: SourceDocument): Promise<{ groups: RecordGrou
     }
     rest.push(line.segments.map((s) => s.text).join(' '));
   });
-  const fields = textGroups(rest.join('\n')).filter((g) => g.label === 'key: value');
-  const single: SourceRecord = fields[0]?.records.length === 1 ? fields[0].records[0]! : {};
   const groups: RecordGroup[] = tables.map((t, n) => ({
     label: `table ${n + 1}`,
     records: t.rows.map((row) => {
-      const record: SourceRecord = { ...single };
+      const record: SourceRecord = {};
       t.header.segments.forEach((h, i) => {
         if (row[i]) record[h.text] = row[i];
       });
       return record;
     }),
   }));
-  return { groups: [...groups, ...fields], text };
+  return { groups: withDocumentFields(groups, rest.join('\n')), text };
 }
