@@ -13,6 +13,8 @@ import { tablesRoutes } from './http/tables.routes';
 import { webhooksRoutes } from './http/webhooks.routes';
 import { batchesRoutes } from './http/batches.routes';
 import { extractRoutes } from './http/extract.routes';
+import { exportsRoutes } from './http/exports.routes';
+import { templatesRoutes } from './http/templates.routes';
 import { WebhookDispatcher } from './jobs/webhook-dispatcher';
 import { WebhookSender } from './jobs/webhook-sender';
 import { systemResolver, type Resolver } from './lib/address';
@@ -31,6 +33,9 @@ import { UsageService } from './services/usage.service';
 import { WebhooksService } from './services/webhooks.service';
 import { BatchesService } from './services/batches.service';
 import { ExtractService } from './services/extract.service';
+import { ExportsService } from './services/exports.service';
+import { SuggestService } from './services/suggest.service';
+import { TemplatesService } from './services/templates.service';
 import { AccountsStore } from './store/accounts.store';
 import type { Store } from './store/db';
 import { IdempotencyStore } from './store/idempotency.store';
@@ -43,6 +48,8 @@ import { UsageStore } from './store/usage.store';
 import { WebhooksStore } from './store/webhooks.store';
 import { BatchesStore } from './store/batches.store';
 import { FilesStore } from './store/files.store';
+import { ExportsStore } from './store/exports.store';
+import { TemplatesStore } from './store/templates.store';
 
 export const VERSION = '1.0.0';
 
@@ -89,6 +96,9 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
     rows,
     batches: new BatchesService(store, batchesStore, files, rowsStore, tables, cursors, clock),
     extract: new ExtractService(store, batchesStore, files, tables, rows, webhooks, outbound, clock, config),
+    exports: new ExportsService(store, new ExportsStore(store), tables, rows, clock, log, config.exportTtlMs),
+    suggest: new SuggestService(config),
+    templates: new TemplatesService(store, new TemplatesStore(store), tables, cursors, clock),
     rateLimiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock),
     usage: new UsageService(new UsageStore(store), clock),
     idempotency: new IdempotencyService(new IdempotencyStore(store), clock),
@@ -130,7 +140,9 @@ export function createApp(deps: AppDeps) {
     .use(rowsRoutes(auth, services.rows))
     .use(webhooksRoutes(auth, services.accounts, services.webhooks))
     .use(extractRoutes(auth, services.extract))
-    .use(batchesRoutes(auth, services.batches));
+    .use(batchesRoutes(auth, services.batches))
+    .use(exportsRoutes(auth, services.exports, services.suggest))
+    .use(templatesRoutes(auth, services.templates));
   elysia.compile();
 
   const gateway = deps.gateway ?? new Gateway(deps.config, log);

@@ -43,6 +43,8 @@ export interface Config {
   extractMaxFileBytes: number;
   /** Most files one extract request may carry. */
   extractMaxFiles: number;
+  /** How long an export's file can be downloaded before it is purged. */
+  exportTtlMs: number;
   /** An OpenAI-compatible chat-completions server for prose; extraction works without it. */
   llm: { baseUrl: string; model: string; apiKey: string | null; timeoutMs: number } | null;
 }
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookDeliveryRetentionMs: int(env, 'ROWSMITH_WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650) * DAY,
     extractMaxFileBytes: int(env, 'ROWSMITH_EXTRACT_MAX_FILE_BYTES', 25 * MiB, 1, 4096 * MiB),
     extractMaxFiles: int(env, 'ROWSMITH_EXTRACT_MAX_FILES', 20, 1, 1000),
+    exportTtlMs: int(env, 'ROWSMITH_EXPORT_TTL_HOURS', 24, 1, 24 * 365) * HOUR,
     llm: llm(env),
   };
 }

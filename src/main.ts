@@ -47,7 +47,10 @@ const scheduler = new Scheduler(log);
 scheduleMaintenance(scheduler, app.services, config);
 app.services.dispatcher.start();
 const interrupted = await app.services.batches.recoverInterrupted();
-if (interrupted) console.log(`rowsmith: marked ${interrupted} batch(es) left unfinished by the last run as failed`);
+const interruptedExports = await app.services.exports.recoverInterrupted();
+if (interrupted + interruptedExports) {
+  console.log(`rowsmith: marked ${interrupted} batch(es) and ${interruptedExports} export(s) left unfinished by the last run as failed`);
+}
 console.log(`rowsmith: listening on http://${config.host}:${server.port} (data in ${config.dataDir})`);
 
 let stopping = false;
@@ -59,6 +62,7 @@ async function shutdown(signal: string): Promise<void> {
   await gateway.drain(config.shutdownGraceMs);
   await scheduler.stop();
   await app.services.dispatcher.stop();
+  await app.services.exports.settle();
   app.services.columnCache.close();
   await app.services.usage.flush();
   await store.close();

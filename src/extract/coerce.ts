@@ -16,7 +16,20 @@ const bad = (message: string): Coerced => ({ ok: false, message });
 
 // ---------------------------------------------------------------- numbers
 
-const CURRENCY_SYMBOLS = /[$€£¥₹₩₽₺₪₫฿₴₦₱₡₲₵₸]|\b[A-Z]{3}\b|US\$|R\$|CHF|kr\.?/g;
+const CURRENCY_SYMBOLS = /US\$|R\$|[$€£¥₹₩₽₺₪₫฿₴₦₱₡₲₵₸]|kr\.?/g;
+const SYMBOL_CODES: Record<string, string> = { $: 'USD', 'US$': 'USD', 'R$': 'BRL', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR', '₩': 'KRW', '₽': 'RUB', '₺': 'TRY', '₪': 'ILS' };
+
+/** Drops currency signs and ISO 4217 codes (only real ones: "SKU-1" keeps its letters). */
+function stripCurrency(s: string): string {
+  return s.replace(CURRENCY_SYMBOLS, '').replace(/\b[A-Z]{3}\b/g, (code) => (currencyCodes.code(code) ? '' : code));
+}
+
+/** The currency a text names: an ISO 4217 code, else the usual code of its sign; null when none. */
+export function currencyIn(text: string): string | null {
+  for (const [code] of text.matchAll(/\b[A-Z]{3}\b/g)) if (currencyCodes.code(code)) return code;
+  const sign = text.match(/US\$|R\$|[$€£¥₹₩₽₺₪]/)?.[0];
+  return sign ? SYMBOL_CODES[sign]! : null;
+}
 
 /** A number, or an ambiguity with the reading `flexible` guesses (groups of thousands), or nothing. */
 export type NumberParse = { value: number } | { ambiguous: string; guess: number } | null;
@@ -36,7 +49,7 @@ export function parseHumanNumber(input: string): NumberParse {
     negative = true;
     s = s.slice(1, -1).trim();
   }
-  s = s.replace(CURRENCY_SYMBOLS, '').trim();
+  s = stripCurrency(s).trim();
   if (/^[-−]/.test(s)) {
     negative = !negative;
     s = s.slice(1).trim();

@@ -31,7 +31,7 @@ export class UnreadableDocument extends Error {}
 
 const BY_EXTENSION: Record<string, Format> = {
   csv: 'csv', tsv: 'tsv', tab: 'tsv', json: 'json', ndjson: 'ndjson', jsonl: 'ndjson', xlsx: 'xlsx', html: 'html', htm: 'html',
-  md: 'markdown', markdown: 'markdown', docx: 'docx', pdf: 'pdf', txt: 'text', text: 'text', eml: 'email',
+  md: 'markdown', markdown: 'markdown', docx: 'docx', pdf: 'pdf', eml: 'email',
 };
 
 const BY_TYPE: Record<string, Format> = {
@@ -91,6 +91,7 @@ function sniffText(bytes: Uint8Array): Format {
  * is not one rowsmith reads (images, archives, other binaries).
  */
 export function detectFormat(doc: SourceDocument): Format | null {
+  // `.txt` (and pasted text) says nothing about the layout inside, so it is sniffed like untyped text.
   const ext = doc.name.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1];
   if (ext && BY_EXTENSION[ext]) return BY_EXTENSION[ext]!;
   const type = doc.contentType.split(';')[0]!.trim().toLowerCase();

@@ -1,10 +1,16 @@
-/** A schema for documents that come without one: the columns of the document's largest group, typed by their values. */
+/**
+ * Schemas from documents: the columns of a document's largest group, named after its headers or
+ * keys and typed by their values. Used for project-level extraction without a schema and for
+ * schema suggestion; the columns it makes are accepted as they are by table create.
+ */
 import { slugify } from '../lib/slug';
+import { SYSTEM_FIELDS } from '../services/row-fields';
 import type { Column, ColumnType } from '../store/tables.store';
-import { coerce } from './coerce';
+import { coerce, currencyIn } from './coerce';
 import type { RecordGroup } from './document';
 
 const MAX_COLUMNS = 50;
+const SYSTEM = new Set<string>(SYSTEM_FIELDS);
 
 function allFit(type: ColumnType, values: unknown[]): boolean {
   const column: Column = { id: 'x', name: 'x', type, required: false };
@@ -14,43 +20,99 @@ function allFit(type: ColumnType, values: unknown[]): boolean {
   });
 }
 
-/** The narrowest type every value of a field fits. */
-export function inferType(values: unknown[]): ColumnType {
-  const present = values.filter((v) => v !== null && v !== undefined && v !== '');
-  if (present.length === 0) return 'string';
-  if (present.every((v) => typeof v === 'boolean') || (present.every((v) => typeof v === 'string') && present.every((v) => /^(true|false|yes|no)$/i.test(String(v).trim())))) return 'boolean';
-  if (present.every((v) => Array.isArray(v))) return 'array';
-  if (present.every((v) => typeof v === 'string' && /[$€£¥]|\b[A-Z]{3}\b/.test(v)) && allFit('number', present)) return 'currency';
-  if (allFit('number', present) && present.every((v) => typeof v === 'number' || !/^0\d/.test(String(v).trim()))) return 'number';
-  if (present.every((v) => v instanceof Date || (typeof v === 'string' && /\d/.test(v))) && allFit('date', present)) return 'date';
-  if (allFit('email', present)) return 'email';
-  if (present.every((v) => typeof v === 'string' && /^https?:\/\//i.test(v.trim()))) return 'url';
-  if (present.some((v) => typeof v === 'string' && (v.length > 200 || /\n/.test(v)))) return 'text';
-  return 'string';
+export interface InferredType {
+  type: ColumnType;
+  options?: string[];
+  currency_code?: string;
 }
 
-/** A column name within the pattern columns allow (letters, digits, spaces, `_ . -`). */
+/** Few distinct values that repeat: an enum. */
+function enumOptions(values: unknown[]): string[] | null {
+  if (values.length < 4 || !values.every((v) => typeof v === 'string' && v.trim().length > 0 && v.length <= 40)) return null;
+  const distinct = [...new Set(values.map((v) => (v as string).trim()))];
+  return distinct.length <= Math.min(10, Math.floor(values.length / 2)) ? distinct : null;
+}
+
+/** Delimited lists whose items repeat: a multi-select. */
+function multiOptions(values: unknown[]): string[] | null {
+  if (values.length < 3 || !values.every((v) => typeof v === 'string')) return null;
+  const lists = (values as string[]).map((v) => v.split(/\s*[,;|]\s*/).map((s) => s.trim()).filter(Boolean));
+  if (lists.filter((l) => l.length > 1).length < values.length / 2) return null;
+  const items = lists.flat();
+  const distinct = [...new Set(items)];
+  return distinct.length <= 30 && items.length >= 2 * distinct.length && distinct.every((d) => d.length <= 40) ? distinct : null;
+}
+
+/** The narrowest type every value of a field fits. */
+export function inferType(values: unknown[]): InferredType {
+  const present = values.filter((v) => v !== null && v !== undefined && v !== '');
+  if (present.length === 0) return { type: 'string' };
+  const strings = present.every((v) => typeof v === 'string');
+  if (present.every((v) => typeof v === 'boolean') || (strings && present.every((v) => /^(true|false|yes|no)$/i.test(String(v).trim())))) return { type: 'boolean' };
+  if (present.every((v) => Array.isArray(v))) return { type: 'array' };
+  if (strings && present.every((v) => currencyIn(v as string) !== null) && allFit('number', present)) {
+    return { type: 'currency', currency_code: currencyIn(present.join(' ') as string)! };
+  }
+  if (allFit('number', present) && present.every((v) => typeof v === 'number' || !/^0\d/.test(String(v).trim()))) return { type: 'number' };
+  if (present.every((v) => v instanceof Date || (typeof v === 'string' && /\d/.test(v))) && allFit('date', present)) return { type: 'date' };
+  if (allFit('email', present)) return { type: 'email' };
+  if (strings && present.every((v) => /^https?:\/\//i.test((v as string).trim()))) return { type: 'url' };
+  if (present.some((v) => typeof v === 'string' && (v.length > 200 || /\n/.test(v)))) return { type: 'text' };
+  const multi = multiOptions(present);
+  if (multi) return { type: 'multi_select', options: multi };
+  const options = enumOptions(present);
+  if (options) return { type: 'enum', options };
+  return { type: 'string' };
+}
+
+/** A column name within the pattern columns allow (ASCII letters, digits, spaces, `_ . -`). */
 function columnName(field: string): string {
-  const name = field.replace(/[^\w\s.-]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 64);
-  return name || 'field';
+  const ascii = field.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  return ascii.replace(/[^\w\s.-]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 64) || 'field';
+}
+
+/** The group a schema is made from: the one with the most values. */
+export function mainGroup(groups: RecordGroup[]): RecordGroup | undefined {
+  const size = (g: RecordGroup) => g.records.reduce((n, r) => n + Object.keys(r).length, 0);
+  return [...groups].sort((a, b) => size(b) - size(a))[0];
+}
+
+export interface InferredColumn {
+  column: Column;
+  /** The document's own name for it. */
+  field: string;
+  /** Share of the group's records that have a value that fits the type. */
+  fit: number;
+}
+
+export function inferDetailed(group: RecordGroup): InferredColumn[] {
+  const fields = [...new Set(group.records.flatMap((r) => Object.keys(r)))].slice(0, MAX_COLUMNS);
+  const ids = new Set<string>();
+  const names = new Set<string>();
+  const taken = (s: string) => ids.has(s) || names.has(s.toLowerCase());
+  return fields.map((field) => {
+    let id = slugify(field, 36, '_', 'field');
+    if (SYSTEM.has(id)) id = `${id}_field`;
+    for (let n = 2; taken(id); n++) id = `${id.slice(0, 32)}_${n}`;
+    let name = columnName(field);
+    for (let n = 2; taken(name); n++) name = `${columnName(field).slice(0, 60)} ${n}`;
+    ids.add(id);
+    names.add(name.toLowerCase());
+    const values = group.records.map((r) => r[field]);
+    const inferred = inferType(values);
+    const column: Column = { id, name, type: inferred.type, required: false };
+    if (inferred.options) column.options = inferred.options;
+    if (inferred.currency_code) column.currency_code = inferred.currency_code;
+    const probe: Column = { ...column };
+    const fitting = values.filter((v) => {
+      const r = coerce(v, probe, 'balanced');
+      return r.ok && r.value !== null;
+    }).length;
+    return { column, field, fit: group.records.length ? fitting / group.records.length : 0 };
+  });
 }
 
 export function inferColumns(groups: RecordGroup[]): Column[] {
-  const group = [...groups].sort((a, b) => b.records.length * Object.keys(b.records[0] ?? {}).length - a.records.length * Object.keys(a.records[0] ?? {}).length)[0];
-  if (!group) return [];
-  const fields = [...new Set(group.records.flatMap((r) => Object.keys(r)))].slice(0, MAX_COLUMNS);
-  const ids = new Set<string>();
-  return fields.map((field) => {
-    let id = slugify(field, 36, '_', 'field');
-    for (let n = 2; ids.has(id); n++) id = `${id.slice(0, 32)}_${n}`;
-    ids.add(id);
-    const type = inferType(group.records.map((r) => r[field]));
-    const column: Column = { id, name: columnName(field), type, required: false };
-    if (type === 'currency') {
-      const code = group.records.map((r) => String(r[field] ?? '')).join(' ').match(/\b([A-Z]{3})\b/)?.[1];
-      const symbol = group.records.map((r) => String(r[field] ?? '')).join(' ').match(/[$€£¥]/)?.[0];
-      column.currency_code = code ?? ({ $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY' } as Record<string, string>)[symbol ?? '$'];
-    }
-    return column;
-  });
+  const group = mainGroup(groups);
+  return group ? inferDetailed(group).map((c) => c.column) : [];
 }

@@ -7,17 +7,17 @@ const ProjectParams = t.Object({ project_id: t.String() });
 const BatchParams = t.Object({ project_id: t.String(), batch_id: t.String() });
 const RowParams = t.Object({ project_id: t.String(), table_id: t.String(), row_id: t.String() });
 
-function fileResponse(file: FileDownload, inline = false): Response {
+export function fileResponse(file: FileDownload, inline = false): Response {
   const headers: Record<string, string> = {
     'content-type': file.contentType,
     'content-disposition': file.disposition,
-    'content-length': String(file.bytes.byteLength),
+    'content-length': String(file.body instanceof Blob ? file.body.size : file.body.byteLength),
     'x-content-type-options': 'nosniff',
     'cache-control': 'private, no-store',
   };
   // An uploaded file opened in a browser must not run scripts or reach anything in our origin.
   if (inline) headers['content-security-policy'] = "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'";
-  return new Response(file.bytes, { headers });
+  return new Response(file.body, { headers });
 }
 
 export function batchesRoutes(auth: ReturnType<typeof authPlugin>, batches: BatchesService) {

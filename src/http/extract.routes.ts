@@ -3,50 +3,17 @@
  * The routes turn JSON or multipart bodies into plain documents; the service does the rest.
  */
 import { Elysia, t } from 'elysia';
-import type { SourceDocument } from '../extract/document';
 import { ApiError } from '../lib/errors';
-import type { ExtractRequest, ExtractService } from '../services/extract.service';
+import type { ExtractService, SchemaInput as SchemaInputValue } from '../services/extract.service';
 import type { Principal } from '../services/accounts.service';
 import type { authPlugin } from './auth';
-import { checkShape } from './errors';
 import { ExtractJsonBody, ExtractResponse, SchemaInput } from './extract.schema';
+import { uploadInput } from './uploads';
 
 const ProjectParams = t.Object({ project_id: t.String() });
 const TableParams = t.Object({ project_id: t.String(), table_id: t.String() });
 /** A comment line that keeps proxies from closing a quiet stream. */
 const KEEP_ALIVE_MS = 15_000;
-
-type Input = Pick<ExtractRequest, 'documents' | 'text' | 'url' | 'schema'>;
-
-/** Plain documents and fields out of a multipart or JSON body. */
-async function extractInput(body: unknown): Promise<Input> {
-  if (body instanceof FormData) {
-    const documents: SourceDocument[] = [];
-    for (const part of [...body.getAll('file'), ...body.getAll('files')]) {
-      if (typeof part === 'string') continue;
-      documents.push({ name: part.name || 'upload', contentType: part.type, bytes: new Uint8Array(await part.arrayBuffer()) });
-    }
-    const field = (name: string) => {
-      const value = body.get(name);
-      return typeof value === 'string' ? value : null;
-    };
-    let schema: unknown = null;
-    const schemaText = field('schema');
-    if (schemaText) {
-      try {
-        schema = JSON.parse(schemaText);
-      } catch {
-        throw new ApiError(400, 'invalid_input', 'schema: not valid JSON', { schema: [{ error_key: 'invalid_json', message: 'not valid JSON', path: 'schema' }] });
-      }
-      checkShape(SchemaInput, schema, 'schema');
-    }
-    return { documents, text: field('text'), url: field('url'), schema: schema as Input['schema'] };
-  }
-  if (body === null || body === undefined) return { documents: [] };
-  checkShape(ExtractJsonBody, body, '');
-  const json = body as ExtractJsonBody;
-  return { documents: [], text: json.text ?? null, url: json.url ?? null, schema: json.schema ?? null };
-}
 
 /** Runs an extraction as server-sent events; the batch goes on if the client leaves. */
 function eventStream(run: (listen: (event: string, data: unknown) => void) => Promise<unknown>): Response {
@@ -91,8 +58,10 @@ function eventStream(run: (listen: (event: string, data: unknown) => void) => Pr
 
 export function extractRoutes(auth: ReturnType<typeof authPlugin>, extract: ExtractService) {
   const detail = (summary: string, description: string) => ({ summary, description, tags: ['Extract'] });
-  const request = async (principal: Principal, projectId: string, tableId: string | null, body: unknown) =>
-    extract.prepare({ organizationId: principal.org.id, projectId, tableId, actorId: principal.key.id, ...(await extractInput(body)) });
+  const request = async (principal: Principal, projectId: string, tableId: string | null, body: unknown) => {
+    const input = await uploadInput(body, ExtractJsonBody, SchemaInput);
+    return extract.prepare({ organizationId: principal.org.id, projectId, tableId, actorId: principal.key.id, ...input, schema: input.schema as SchemaInputValue | null });
+  };
   const once = async (principal: Principal, projectId: string, tableId: string | null, body: unknown) => extract.run(await request(principal, projectId, tableId, body));
   const stream = async (principal: Principal, projectId: string, tableId: string | null, body: unknown) => {
     const prepared = await request(principal, projectId, tableId, body);

@@ -45,7 +45,8 @@ export function toExtraction(record: ExtractionRecord): Extraction {
 }
 
 export interface FileDownload {
-  bytes: Uint8Array;
+  /** The file, in memory or (large exports) on disk. */
+  body: Uint8Array | Blob;
   contentType: string;
   disposition: string;
 }
@@ -89,7 +90,7 @@ export class BatchesService {
     }
     const rows = [...this.batches.batchRows(batchId)].map((r) => r.values);
     const bytes = await renderRows(format, batch.schema_json.columns, rows, batchId);
-    return { bytes, contentType: DOWNLOAD_TYPES[format], disposition: contentDisposition('attachment', `${batchId}.${format}`) };
+    return { body: bytes, contentType: DOWNLOAD_TYPES[format], disposition: contentDisposition('attachment', `${batchId}.${format}`) };
   }
 
   /** The file a row was extracted from. */
@@ -101,7 +102,7 @@ export class BatchesService {
     const bytes = extraction ? this.files.read(extraction.file_key) : null;
     if (!extraction || !bytes) throw new ApiError(404, 'row_source_not_found', `Row ${rowId} did not come from a file`);
     return {
-      bytes,
+      body: bytes,
       contentType: disposition === 'inline' ? extraction.content_type : 'application/octet-stream',
       disposition: contentDisposition(disposition, extraction.file_name),
     };

@@ -17,17 +17,24 @@ export const DOWNLOAD_TYPES: Record<DownloadFormat, string> = {
 /** A spreadsheet would run a cell starting with these as a formula; a leading `'` keeps it text. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-function csvCell(value: unknown): string | number | boolean {
+export function csvCell(value: unknown): string | number | boolean {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number' || typeof value === 'boolean') return value;
   const text = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ') : typeof value === 'string' ? value : JSON.stringify(value);
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
+/** CSV lines (CRLF-terminated) of already formula-safe cells. */
+export function csvLines(records: Array<Array<string | number | boolean>>): string {
+  return stringify(records, { record_delimiter: '\r\n', cast: { boolean: (b) => (b ? 'true' : 'false') } });
+}
+
+export const UTF8_BOM = '\uFEFF';
+
 export function toCsv(columns: Column[], rows: Iterable<Record<string, unknown>>): Uint8Array {
   const records = [columns.map((c) => csvCell(c.name))];
   for (const row of rows) records.push(columns.map((c) => csvCell(row[c.id])));
-  return new TextEncoder().encode(`\uFEFF${stringify(records, { record_delimiter: '\r\n', cast: { boolean: (b) => (b ? 'true' : 'false') } })}`);
+  return new TextEncoder().encode(`${UTF8_BOM}${csvLines(records)}`);
 }
 
 export function toJson(columns: Column[], rows: Iterable<Record<string, unknown>>): Uint8Array {
@@ -36,7 +43,7 @@ export function toJson(columns: Column[], rows: Iterable<Record<string, unknown>
   return new TextEncoder().encode(JSON.stringify(out, null, 2));
 }
 
-function xlsxCell(value: unknown, column: Column): ExcelJS.CellValue {
+export function xlsxCell(value: unknown, column: Pick<Column, 'type'>): ExcelJS.CellValue {
   if (value === null || value === undefined) return null;
   if (column.type === 'date' && typeof value === 'string') {
     const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
@@ -47,15 +54,24 @@ function xlsxCell(value: unknown, column: Column): ExcelJS.CellValue {
   return JSON.stringify(value);
 }
 
-export async function toXlsx(columns: Column[], rows: Iterable<Record<string, unknown>>, sheetName = 'Rows'): Promise<Uint8Array> {
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet(sheetName.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Rows');
-  sheet.columns = columns.map((c) => ({
+/** Sheet columns: header names, widths, and formats for dates and amounts. */
+export function xlsxColumns(columns: Array<Pick<Column, 'id' | 'name' | 'type'>>): Array<Partial<ExcelJS.Column>> {
+  return columns.map((c) => ({
     header: c.name,
     key: c.id,
     width: Math.min(60, Math.max(10, c.name.length + 2)),
     style: c.type === 'date' ? { numFmt: 'yyyy-mm-dd' } : c.type === 'currency' ? { numFmt: '#,##0.00' } : {},
   }));
+}
+
+export function sheetName(name: string): string {
+  return name.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Rows';
+}
+
+export async function toXlsx(columns: Column[], rows: Iterable<Record<string, unknown>>, name = 'Rows'): Promise<Uint8Array> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(sheetName(name));
+  sheet.columns = xlsxColumns(columns);
   sheet.getRow(1).font = { bold: true };
   for (const row of rows) sheet.addRow(columns.map((c) => xlsxCell(row[c.id], c)));
   return new Uint8Array(await workbook.xlsx.writeBuffer());

@@ -100,6 +100,34 @@ export function schemaFromInput(input: SchemaInput): SchemaJson {
   return { columns, instruction: input.instruction ?? null, strictness: input.strictness ?? 'strict' };
 }
 
+/** Uploaded documents plus pasted text as a document of its own (`text.txt`). */
+export function withText(documents: SourceDocument[], text: string | null | undefined): SourceDocument[] {
+  const out = [...documents];
+  if (text !== undefined && text !== null && text.trim() !== '') {
+    out.push({ name: 'text.txt', contentType: 'text/plain; charset=utf-8', bytes: new TextEncoder().encode(text) });
+  }
+  return out;
+}
+
+/** 400 with nothing to read, 413 past the count and size limits, 415 for formats no reader takes. */
+export function checkDocuments(documents: SourceDocument[], limits: Pick<Config, 'extractMaxFileBytes' | 'extractMaxFiles'>): void {
+  if (documents.length === 0) {
+    throw invalidFields([{ path: 'file', error_key: 'required', message: 'send at least one file, or text, or a url' }]);
+  }
+  if (documents.length > limits.extractMaxFiles) {
+    throw new ApiError(413, 'content_too_large', `At most ${limits.extractMaxFiles} files per request`);
+  }
+  for (const doc of documents) {
+    if (doc.bytes.byteLength > limits.extractMaxFileBytes) {
+      throw new ApiError(413, 'content_too_large', `${doc.name} is larger than the limit of ${limits.extractMaxFileBytes} bytes per file`);
+    }
+    if (doc.bytes.byteLength === 0) throw fieldError('file', `${doc.name} is empty`);
+    if (!detectFormat(doc)) {
+      throw new ApiError(415, 'unsupported_media_type', `${doc.name} (${doc.contentType || 'no type'}) is not a format rowsmith reads: CSV, TSV, JSON, NDJSON, XLSX, HTML, Markdown, DOCX, PDF with a text layer, text or .eml`);
+    }
+  }
+}
+
 /** Rows a strictness lets in: strict drops rows with any bad value, balanced only those missing a required value. */
 function accepted(row: MappedRow, columns: Column[], strictness: Strictness): boolean {
   if (strictness === 'flexible') return true;
@@ -133,27 +161,10 @@ export class ExtractService {
 
   /** Checks a request before any batch exists: 400 nothing to read, 404 table, 413 limits, 415 formats. */
   async prepare(input: ExtractRequest): Promise<Prepared> {
-    const documents = [...input.documents];
-    if (input.text !== undefined && input.text !== null && input.text.trim() !== '') {
-      documents.push({ name: 'text.txt', contentType: 'text/plain; charset=utf-8', bytes: new TextEncoder().encode(input.text) });
-    }
+    const documents = withText(input.documents, input.text);
     if (input.url) documents.push(await this.fetchDocument(input.url));
     const request = { ...input, documents };
-    if (request.documents.length === 0) {
-      throw invalidFields([{ path: 'file', error_key: 'required', message: 'send at least one file, or text, or a url' }]);
-    }
-    if (request.documents.length > this.config.extractMaxFiles) {
-      throw new ApiError(413, 'content_too_large', `At most ${this.config.extractMaxFiles} files per request`);
-    }
-    for (const doc of request.documents) {
-      if (doc.bytes.byteLength > this.config.extractMaxFileBytes) {
-        throw new ApiError(413, 'content_too_large', `${doc.name} is larger than the limit of ${this.config.extractMaxFileBytes} bytes per file`);
-      }
-      if (doc.bytes.byteLength === 0) throw fieldError('file', `${doc.name} is empty`);
-      if (!detectFormat(doc)) {
-        throw new ApiError(415, 'unsupported_media_type', `${doc.name} (${doc.contentType || 'no type'}) is not a format rowsmith reads: CSV, TSV, JSON, NDJSON, XLSX, HTML, Markdown, DOCX, PDF with a text layer, text or .eml`);
-      }
-    }
+    checkDocuments(documents, this.config);
     if (request.tableId) {
       const table = this.tables.requireActive(request.projectId, request.tableId);
       return { request, schema: { columns: table.columns_json, instruction: table.instruction, strictness: table.strictness } };

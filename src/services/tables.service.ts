@@ -45,6 +45,8 @@ export type Table = Omit<TableRecord, 'revision' | 'seq' | 'slots' | 'next_slot'
 
 export interface CreateTableInput {
   name: string;
+  /** Chosen slug (templates' `use`); otherwise one is made from the name. */
+  slug?: string;
   columns_json: Array<ColumnInput & { id: string }>;
   insert_mode?: InsertMode;
   strictness?: Strictness;
@@ -148,10 +150,12 @@ export class TablesService {
     checkColumns(columns);
     const merge = resolveMergeColumns(input.merge_columns_json, columns);
     const defaultSort = checkDefaultSort(input.default_sort, columns);
+    if (input.slug !== undefined) checkSlug(input.slug);
     return this.store.transaction(() => {
+      if (input.slug !== undefined && this.tables.slugOwner(projectId, input.slug) !== undefined) throw slugTaken();
       const table = this.newRecord(projectId, {
         name: input.name.trim(),
-        slug: uniqueSlug(slugify(input.name), (s) => this.tables.slugOwner(projectId, s) !== undefined),
+        slug: input.slug ?? uniqueSlug(slugify(input.name), (s) => this.tables.slugOwner(projectId, s) !== undefined),
         columns_json: columns,
         instruction: input.instruction ?? null,
         strictness: input.strictness ?? 'balanced',

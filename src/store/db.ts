@@ -31,6 +31,8 @@ const SUB_DATABASES = [
   'project_batches',
   'extractions',
   'batch_rows',
+  'exports',
+  'templates',
 ] as const;
 
 const CACHED = new Set<string>(['tables']);

@@ -61,6 +61,7 @@ export async function startApp(options: { config?: Partial<Config>; clock?: Cloc
   /** Closes the store; the data folder goes too unless `keepData` (a child process opens it next). */
   const close = async (keepData = false) => {
     await app.services.dispatcher.stop();
+    await app.services.exports.settle();
     app.services.columnCache.close();
     await store.close();
     if (!keepData) rmSync(dataDir, { recursive: true, force: true });

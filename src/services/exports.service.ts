@@ -1,0 +1,247 @@
+/**
+ * Table exports: an export record is made at once and answered; the file is written in the
+ * background by paging through the rows in the requested order (a page at a time, never the whole
+ * table in memory), then checksummed. Expired exports and their files are purged.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import ExcelJS from 'exceljs';
+import type { Clock } from '../lib/clock';
+import { ApiError, fieldError } from '../lib/errors';
+import { newId } from '../lib/ids';
+import type { Logger } from '../lib/log';
+import type { Store } from '../store/db';
+import type { ExportFormat, ExportRecord, ExportsStore } from '../store/exports.store';
+import type { Column, TableRecord } from '../store/tables.store';
+import { contentDisposition, csvCell, csvLines, DOWNLOAD_TYPES, sheetName, UTF8_BOM, xlsxCell, xlsxColumns } from './downloads';
+import type { FileDownload } from './batches.service';
+import type { RowsService } from './rows.service';
+import type { TablesService } from './tables.service';
+
+export interface ExportParams {
+  format: ExportFormat;
+  filter?: string;
+  order?: string;
+  search?: string;
+  since?: string;
+  schema?: 'true' | 'false';
+}
+
+export type Export = Omit<ExportRecord, 'format'>;
+
+export function toExport(record: ExportRecord): Export {
+  const { format: _f, ...out } = record;
+  return out;
+}
+
+/** Rows fetched per step: the list engine's largest page. */
+const PAGE = 100;
+
+/** `since` as milliseconds: a number of milliseconds, or an ISO date or timestamp. */
+function parseSince(since: string): number {
+  const text = since.trim();
+  const value = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+  if (!Number.isFinite(value)) throw fieldError('since', 'must be milliseconds since the epoch or an ISO date such as 2024-03-01T00:00:00Z');
+  return value;
+}
+
+/** The columns of a CSV or XLSX export: the row id, the table's columns, then the row's timestamps. */
+function exportColumns(table: TableRecord): Array<Pick<Column, 'id' | 'name' | 'type'>> {
+  return [
+    { id: 'id', name: 'id', type: 'string' },
+    ...table.columns_json,
+    { id: 'created_at', name: 'created_at', type: 'number' },
+    { id: 'updated_at', name: 'updated_at', type: 'number' },
+  ];
+}
+
+/** Writes one export file a page at a time. */
+interface FileWriter {
+  page(rows: Array<Record<string, unknown>>): Promise<void>;
+  end(): Promise<void>;
+}
+
+function textWriter(path: string, head: string, line: (row: Record<string, unknown>) => string, separator: string, tail: string): FileWriter {
+  const sink = Bun.file(path).writer();
+  sink.write(head);
+  let first = true;
+  return {
+    async page(rows) {
+      for (const row of rows) {
+        sink.write(`${first ? '' : separator}${line(row)}`);
+        first = false;
+      }
+      await sink.flush();
+    },
+    async end() {
+      sink.write(tail);
+      await sink.end();
+    },
+  };
+}
+
+function writerFor(format: ExportFormat, path: string, table: TableRecord, withSchema: boolean): FileWriter {
+  const columns = exportColumns(table);
+  if (format === 'csv') {
+    const header = csvLines([columns.map((c) => csvCell(c.name))]);
+    return textWriter(path, `${UTF8_BOM}${header}`, (row) => csvLines([columns.map((c) => csvCell(row[c.id]))]), '', '');
+  }
+  if (format === 'json') {
+    const head = withSchema ? `{"columns":${JSON.stringify(table.columns_json)},"rows":[\n` : '[\n';
+    return textWriter(path, head, (row) => JSON.stringify(row), ',\n', withSchema ? '\n]}\n' : '\n]\n');
+  }
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet(sheetName(table.name));
+  sheet.columns = xlsxColumns(columns);
+  return {
+    async page(rows) {
+      for (const row of rows) sheet.addRow(columns.map((c) => xlsxCell(row[c.id], c))).commit();
+    },
+    async end() {
+      sheet.commit();
+      await workbook.commit();
+    },
+  };
+}
+
+async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of Bun.file(path).stream()) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+export class ExportsService {
+  /** Exports being written, so shutdown and tests can wait for them. */
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly exports: ExportsStore,
+    private readonly tables: TablesService,
+    private readonly rows: RowsService,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly ttlMs: number,
+  ) {}
+
+  private require(projectId: string, exportId: string): ExportRecord {
+    const record = this.exports.get(exportId);
+    if (!record || record.project_id !== projectId) throw new ApiError(404, 'not_found', `Export ${exportId} not found`);
+    return record;
+  }
+
+  /** Writes a record unless the export was purged meanwhile. */
+  private update(record: ExportRecord): Promise<void> {
+    return this.store.transaction(() => {
+      if (this.exports.get(record.id)) void this.exports.put(record);
+    });
+  }
+
+  /**
+   * Checks the request (a bad filter, order or search is a 400 now, not a failed export later),
+   * records the export as processing, and starts writing its file.
+   */
+  async start(projectId: string, tableId: string, actorId: string, params: ExportParams): Promise<Export> {
+    const table = this.tables.requireActive(projectId, tableId);
+    const since = params.since === undefined || params.since === '' ? null : parseSince(params.since);
+    const filter = [params.filter, since === null ? undefined : `updated_at.gte.${since}`].filter((f) => f !== undefined && f !== '').join(',');
+    const query = { filter: filter || undefined, order: params.order || table.default_sort || 'created_at.asc', q: params.search || undefined, limit: PAGE };
+    this.rows.list(projectId, tableId, { ...query, limit: 1 });
+    const now = this.clock.now();
+    const id = newId('exprt', now);
+    const record: ExportRecord = {
+      id,
+      project_id: projectId,
+      table_id: tableId,
+      actor_id: actorId,
+      checksum: '',
+      status: 'processing',
+      filter_json: JSON.stringify({ format: params.format, filter: params.filter ?? null, order: query.order, search: params.search ?? null, since, schema: params.schema === 'true' }),
+      row_count: null,
+      json_key: null,
+      csv_key: null,
+      xlsx_key: null,
+      error: null,
+      expires_at: now + this.ttlMs,
+      created_at: now,
+      updated_at: now,
+      format: params.format,
+    };
+    await this.store.transaction(() => void this.exports.put(record));
+    const work = this.write(record, table, query, params.schema === 'true').finally(() => this.running.delete(work));
+    this.running.add(work);
+    return toExport(record);
+  }
+
+  private async write(record: ExportRecord, table: TableRecord, query: { filter?: string; order: string; q?: string; limit: number }, withSchema: boolean): Promise<void> {
+    const path = this.exports.filePath(record);
+    const temp = `${path}.tmp`;
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      const writer = writerFor(record.format, temp, table, withSchema);
+      let count = 0;
+      let cursor: string | undefined;
+      do {
+        const page = this.rows.list(record.project_id, table.id, { ...query, cursor });
+        await writer.page(page.rows as Array<Record<string, unknown>>);
+        count += page.rows.length;
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      await writer.end();
+      renameSync(temp, path);
+      const download = `/v1/projects/${record.project_id}/exports/${record.id}/download`;
+      await this.update({
+        ...record,
+        status: 'complete',
+        row_count: count,
+        checksum: await sha256OfFile(path),
+        [`${record.format}_key`]: download,
+        updated_at: this.clock.now(),
+      });
+    } catch (error) {
+      rmSync(temp, { force: true });
+      const message = error instanceof ApiError ? error.message : `the export could not be written: ${(error as Error).message}`;
+      this.log.error('export_failed', { export_id: record.id, error: String((error as Error)?.stack ?? error) });
+      await this.update({ ...record, status: 'failed', error: message.slice(0, 2048), updated_at: this.clock.now() });
+    }
+  }
+
+  get(projectId: string, exportId: string): Export {
+    return toExport(this.require(projectId, exportId));
+  }
+
+  download(projectId: string, exportId: string): FileDownload {
+    const record = this.require(projectId, exportId);
+    if (record.status === 'processing') throw new ApiError(400, 'invalid_input', `Export ${exportId} is still being written; poll it until its status is complete`);
+    if (record.status === 'failed') throw new ApiError(400, 'invalid_input', `Export ${exportId} failed: ${record.error}`);
+    return {
+      body: Bun.file(this.exports.filePath(record)),
+      contentType: DOWNLOAD_TYPES[record.format],
+      disposition: contentDisposition('attachment', `${record.id}.${record.format}`),
+    };
+  }
+
+  /** Waits for the exports being written (tests, shutdown). */
+  async settle(): Promise<void> {
+    while (this.running.size) await Promise.all([...this.running]);
+  }
+
+  /** Removes exports past their expiry, with their files; returns how many went. */
+  async purgeExpired(): Promise<number> {
+    const now = this.clock.now();
+    const expired = this.exports.all().filter((e) => e.expires_at !== null && e.expires_at <= now && e.status !== 'processing');
+    for (const record of expired) await this.exports.remove(record);
+    return expired.length;
+  }
+
+  /** Exports a stopped process left half written are failed at start. */
+  async recoverInterrupted(): Promise<number> {
+    const stuck = this.exports.all().filter((e) => e.status === 'processing');
+    for (const record of stuck) {
+      rmSync(`${this.exports.filePath(record)}.tmp`, { force: true });
+      await this.update({ ...record, status: 'failed', error: 'interrupted: the server stopped before the export was written', updated_at: this.clock.now() });
+    }
+    return stuck.length;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Schema suggestion: reads a sample (any format extraction reads) and proposes columns named after
+ * its headers or keys, typed by their values, with descriptions, a confidence and an instruction.
+ * The columns carry ids (and options or currency codes where their type needs them), so table
+ * create takes them as they are.
+ */
+import type { Config } from '../config';
+import { ApiError } from '../lib/errors';
+import { UnreadableDocument, type SourceDocument } from '../extract/document';
+import { inferDetailed, mainGroup } from '../extract/infer';
+import { readDocument } from '../extract/read';
+import type { Column } from '../store/tables.store';
+import { checkDocuments, withText } from './extract.service';
+
+export interface Suggestion {
+  columns: Array<Pick<Column, 'id' | 'name' | 'type' | 'options' | 'currency_code'> & { description: string }>;
+  confidence: number;
+  instruction: string;
+}
+
+const TYPE_WORDS: Record<Column['type'], string> = {
+  array: 'List', boolean: 'Yes or no', currency: 'Amount', date: 'Date', email: 'Email address', enum: 'One of a few values',
+  multi_select: 'Several of a few values', number: 'Number', string: 'Text', text: 'Long text', url: 'Link',
+};
+
+function example(values: unknown[]): string | null {
+  const value = values.find((v) => v !== null && v !== undefined && v !== '');
+  if (value === undefined) return null;
+  const text = value instanceof Date ? value.toISOString().slice(0, 10) : typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+export class SuggestService {
+  constructor(private readonly limits: Pick<Config, 'extractMaxFileBytes' | 'extractMaxFiles'>) {}
+
+  async suggest(input: { documents: SourceDocument[]; text?: string | null }): Promise<Suggestion> {
+    const documents = withText(input.documents, input.text);
+    checkDocuments(documents, this.limits);
+    const groups = [];
+    const formats = new Set<string>();
+    for (const doc of documents) {
+      try {
+        const reading = await readDocument(doc);
+        groups.push(...reading.groups);
+        formats.add(reading.format);
+      } catch (error) {
+        if (error instanceof UnreadableDocument) throw new ApiError(400, 'invalid_input', `${doc.name}: ${error.message}`, { file: [{ error_key: 'unreadable', message: error.message, path: 'file' }] });
+        throw error;
+      }
+    }
+    const group = mainGroup(groups);
+    const inferred = group ? inferDetailed(group) : [];
+    if (!group || inferred.length === 0) {
+      throw new ApiError(400, 'invalid_input', 'No table, records or key: value fields were found in the sample to suggest columns from');
+    }
+    const columns = inferred.map(({ column, field }) => {
+      const sample = example(group.records.map((r) => r[field]));
+      const parts = [`${TYPE_WORDS[column.type]}${column.currency_code ? ` in ${column.currency_code}` : ''}`, `from "${field}"`];
+      if (sample !== null) parts.push(`for example "${sample}"`);
+      const description = parts.join(', ').slice(0, 256);
+      const out: Suggestion['columns'][number] = { id: column.id, name: column.name, type: column.type, description };
+      if (column.options) out.options = column.options;
+      if (column.currency_code) out.currency_code = column.currency_code;
+      return out;
+    });
+    const confidence = Math.round((inferred.reduce((sum, c) => sum + c.fit, 0) / inferred.length) * 1000) / 1000;
+    const kind = group.label === 'key: value' ? 'block of key: value fields' : group.label.startsWith('table') || group.label === 'csv' || group.label === 'tsv' ? 'table row' : `record of "${group.label}"`;
+    const instruction = `Extract one row per ${kind} of the ${[...formats].join('/')} document${group.records.length > 1 ? 's' : ''}; keep values as written, dates as YYYY-MM-DD.`;
+    return { columns, confidence, instruction: instruction.slice(0, 512) };
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Table templates: the built-in catalogue plus each organization's own, listed and read per
+ * project, used to create tables, and managed by their organization (built-in ones are read-only).
+ */
+import type { Clock } from '../lib/clock';
+import { ApiError } from '../lib/errors';
+import { newId } from '../lib/ids';
+import type { CursorCodec } from '../query/cursor';
+import type { ListSpec } from '../query/fields';
+import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
+import type { Store } from '../store/db';
+import type { InsertMode, Strictness, TableRecord } from '../store/tables.store';
+import type { TemplateRecord, TemplatesStore } from '../store/templates.store';
+import { checkColumns, normalizeColumn, resolveMergeColumns, type ColumnInput } from './columns.rules';
+import type { TablesService } from './tables.service';
+import { CATALOG } from './templates.catalog';
+
+export const TEMPLATE_LIST: ListSpec = {
+  resource: 'templates',
+  fields: {
+    name: { type: 'string', sortable: true, filterable: true },
+    category: { type: 'string', sortable: true, filterable: true },
+    usage_count: { type: 'number', sortable: true, filterable: true },
+    created_at: { type: 'number', sortable: true, filterable: true },
+    updated_at: { type: 'number', sortable: true },
+    id: { type: 'string', filterable: true },
+    description: { type: 'string' },
+  },
+  searchable: ['name', 'description', 'category'],
+  defaultOrder: 'name.asc',
+};
+
+export type Template = Omit<TemplateRecord, 'organization_id'>;
+
+export interface TemplateInput {
+  name?: string;
+  category?: string;
+  description?: string | null;
+  instruction?: string | null;
+  strictness?: Strictness;
+  insert_mode?: InsertMode;
+  merge_columns_json?: string[] | null;
+  columns_json?: Array<ColumnInput & { id: string }>;
+}
+
+export class TemplatesService {
+  constructor(
+    private readonly store: Store,
+    private readonly templates: TemplatesStore,
+    private readonly tables: TablesService,
+    private readonly cursors: CursorCodec,
+    private readonly clock: Clock,
+  ) {}
+
+  private builtIn(): TemplateRecord[] {
+    return CATALOG.map((t) => ({
+      ...t,
+      organization_id: null,
+      creator_display_name: 'rowsmith',
+      creator_user_id: null,
+      usage_count: this.templates.usage(t.id),
+      created_at: 0,
+      updated_at: 0,
+    }));
+  }
+
+  private toTemplate(record: TemplateRecord): Template {
+    const { organization_id: _o, ...template } = record;
+    return { ...template, usage_count: this.templates.usage(record.id) };
+  }
+
+  /** A template the organization can see: built-in or its own; 404 otherwise. */
+  private visible(organizationId: string, id: string): TemplateRecord {
+    const found = this.builtIn().find((t) => t.id === id) ?? this.templates.get(id);
+    if (!found || (found.organization_id !== null && found.organization_id !== organizationId)) {
+      throw new ApiError(404, 'not_found', `Template ${id} not found`);
+    }
+    return found;
+  }
+
+  /** The organization's own template, for changes: built-in ones are 403, others' 404. */
+  private own(organizationId: string, id: string): TemplateRecord {
+    const template = this.visible(organizationId, id);
+    if (template.organization_id === null) throw new ApiError(403, 'forbidden', 'Built-in templates cannot be changed; use one, or create your own');
+    return template;
+  }
+
+  private list(all: TemplateRecord[], params: ListParams) {
+    const query = parseListQuery(TEMPLATE_LIST, params, this.cursors);
+    const page = listInMemory(all, TEMPLATE_LIST, query, { get: (t, f) => t[f as keyof TemplateRecord], id: (t) => t.id }, this.cursors);
+    return envelope('templates', query, { ...page, items: page.items.map((t) => this.toTemplate(t)) });
+  }
+
+  /** Built-in templates and the organization's own. */
+  listForProject(organizationId: string, params: ListParams) {
+    return this.list([...this.builtIn(), ...this.templates.listOrg(organizationId)], params);
+  }
+
+  listMine(organizationId: string, params: ListParams) {
+    return this.list(this.templates.listOrg(organizationId), params);
+  }
+
+  get(organizationId: string, id: string): Template {
+    return this.toTemplate(this.visible(organizationId, id));
+  }
+
+  /** Checked columns and merge columns of a definition. */
+  private definition(input: TemplateInput, current?: TemplateRecord): Pick<TemplateRecord, 'columns_json' | 'merge_columns_json'> {
+    const columns = input.columns_json ? input.columns_json.map(normalizeColumn) : current!.columns_json;
+    if (input.columns_json) checkColumns(columns);
+    const merge = input.merge_columns_json !== undefined ? input.merge_columns_json : (current?.merge_columns_json ?? null);
+    return { columns_json: columns, merge_columns_json: resolveMergeColumns(merge, columns) };
+  }
+
+  async create(organizationId: string, creator: string, input: TemplateInput & Required<Pick<TemplateInput, 'name' | 'category' | 'columns_json'>>): Promise<Template> {
+    const now = this.clock.now();
+    const record: TemplateRecord = {
+      id: newId('ttmpl', now),
+      organization_id: organizationId,
+      name: input.name.trim(),
+      category: input.category.trim(),
+      description: input.description ?? null,
+      instruction: input.instruction ?? null,
+      strictness: input.strictness ?? 'balanced',
+      insert_mode: input.insert_mode ?? 'append',
+      ...this.definition(input),
+      creator_display_name: creator.slice(0, 101),
+      creator_user_id: null,
+      usage_count: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.store.transaction(() => this.templates.put(record));
+    return this.toTemplate(record);
+  }
+
+  async update(organizationId: string, id: string, input: TemplateInput): Promise<Template> {
+    return this.toTemplate(
+      await this.store.transaction(() => {
+        const current = this.own(organizationId, id);
+        const next: TemplateRecord = {
+          ...current,
+          ...Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && k !== 'columns_json' && k !== 'merge_columns_json')),
+          ...this.definition(input, current),
+          updated_at: this.clock.now(),
+        };
+        this.templates.put(next);
+        return next;
+      }),
+    );
+  }
+
+  async remove(organizationId: string, id: string): Promise<{ id: string }> {
+    await this.store.transaction(() => {
+      this.own(organizationId, id);
+      this.templates.remove(id);
+    });
+    return { id };
+  }
+
+  /** Creates a table from a template, counting the use in the same transaction. */
+  async use(organizationId: string, projectId: string, id: string, input: { name: string; slug?: string }): Promise<TableRecord> {
+    const template = this.visible(organizationId, id);
+    // tables.create joins this transaction, so the table and the count are written together.
+    return await this.store.transaction(() => {
+      const table = this.tables.create(projectId, {
+        name: input.name,
+        slug: input.slug,
+        columns_json: template.columns_json,
+        instruction: template.instruction,
+        strictness: template.strictness,
+        insert_mode: template.insert_mode,
+        merge_columns_json: template.merge_columns_json,
+      });
+      this.templates.countUse(template.id);
+      return table;
+    });
+  }
+}

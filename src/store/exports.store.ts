@@ -1,0 +1,59 @@
+/** Table exports: their records in LMDB, their files under DATA_DIR/exports. */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Store } from './db';
+
+export type ExportFormat = 'csv' | 'json' | 'xlsx';
+
+export interface ExportRecord {
+  id: string;
+  project_id: string;
+  table_id: string | null;
+  actor_id: string;
+  /** SHA-256 of the file; empty until it is written. */
+  checksum: string;
+  status: 'processing' | 'complete' | 'failed';
+  /** What was asked for: format, filter, order, search, since, schema. */
+  filter_json: string | null;
+  row_count: number | null;
+  json_key: string | null;
+  csv_key: string | null;
+  xlsx_key: string | null;
+  error: string | null;
+  expires_at: number | null;
+  created_at: number;
+  updated_at: number;
+  /** Internal: the format made, for the download. */
+  format: ExportFormat;
+}
+
+export class ExportsStore {
+  constructor(private readonly store: Store) {}
+
+  private get db() {
+    return this.store.db<ExportRecord, string>('exports');
+  }
+
+  /** Where an export's file lives. */
+  filePath(record: Pick<ExportRecord, 'id' | 'format'>): string {
+    return join(this.store.dataDir, 'exports', `${record.id}.${record.format}`);
+  }
+
+  get(id: string): ExportRecord | undefined {
+    return this.db.get(id);
+  }
+
+  put(record: ExportRecord): Promise<boolean> {
+    return this.db.put(record.id, record);
+  }
+
+  all(): ExportRecord[] {
+    return [...this.db.getRange().map(({ value }) => value)];
+  }
+
+  /** Removes the record and its file. */
+  async remove(record: ExportRecord): Promise<void> {
+    rmSync(this.filePath(record), { force: true });
+    await this.db.remove(record.id);
+  }
+}
