@@ -1,10 +1,8 @@
 /** Shapes of extraction requests and answers, batches and their extractions, as the reference OpenAPI gives them. */
 import { t, type Static } from 'elysia';
-import { ListEnvelopeFields, ListQuery } from './list.schema';
+import { Id, ListEnvelopeFields, ListQuery, Timestamp } from './list.schema';
 import { ColumnType, InsertMode, Strictness } from './tables.schema';
 
-const Timestamp = t.Integer({ minimum: 0 });
-const Id = t.String({ minLength: 1, maxLength: 48 });
 
 /** A project-level extract's `schema`: the batch's `schema_json` shape. */
 export const SchemaInput = t.Object({

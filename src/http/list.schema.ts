@@ -1,5 +1,10 @@
-/** The query parameters every list takes, defined once. */
+/** The query parameters every list takes, and the field shapes every resource shares, defined once. */
 import { t } from 'elysia';
+
+/** Milliseconds since the epoch. */
+export const Timestamp = t.Integer({ minimum: 0 });
+/** A prefixed resource id. */
+export const Id = t.String({ minLength: 1, maxLength: 48 });
 
 export const ListQuery = t.Object({
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page, 1 to 100.' })),

@@ -1,6 +1,6 @@
 /** Request and response shapes of tables and columns, as the spec and reference OpenAPI give them. */
 import { t } from 'elysia';
-import { ListEnvelopeFields } from './list.schema';
+import { ListEnvelopeFields, Timestamp } from './list.schema';
 
 export const ColumnType = t.Union(
   [
@@ -46,7 +46,6 @@ export const Column = t.Object({
   required: t.Boolean(),
 });
 
-const Timestamp = t.Integer({ minimum: 0 });
 
 export const Table = t.Object({
   id: t.String({ minLength: 1, maxLength: 48 }),

@@ -1,10 +1,8 @@
 /** Shapes of exports, schema suggestions and table templates, as the reference OpenAPI gives them. */
 import { t } from 'elysia';
-import { ListEnvelopeFields } from './list.schema';
+import { Id, ListEnvelopeFields, Timestamp } from './list.schema';
 import { Column, ColumnInput, ColumnType, InsertMode, Strictness } from './tables.schema';
 
-const Timestamp = t.Integer({ minimum: 0 });
-const Id = t.String({ minLength: 1, maxLength: 48 });
 
 export const ExportQuery = t.Object({
   format: t.Union([t.Literal('csv'), t.Literal('json'), t.Literal('xlsx')]),

@@ -1,9 +1,7 @@
 /** Request and response shapes of webhooks and their deliveries, as the spec and reference OpenAPI give them. */
 import { t } from 'elysia';
-import { ListEnvelopeFields, ListQuery } from './list.schema';
+import { Id, ListEnvelopeFields, ListQuery, Timestamp } from './list.schema';
 
-const Timestamp = t.Integer({ minimum: 0 });
-const Id = t.String({ minLength: 1, maxLength: 48 });
 
 export const WebhookEvent = t.Union([t.Literal('batch.complete'), t.Literal('batch.failed'), t.Literal('batch.partial'), t.Literal('ping')]);
 const Events = t.Array(WebhookEvent, { minItems: 1 });

@@ -4,7 +4,7 @@
  */
 import type { FileType } from '../extract/document';
 import type { Column, InsertMode, Strictness } from './tables.store';
-import type { Store } from './db';
+import { recordsUnder, type Store } from './db';
 
 export type BatchStatus = 'uploading' | 'processing' | 'merging' | 'complete' | 'partial' | 'failed';
 export type ExtractionStatus = 'pending' | 'processing' | 'complete' | 'failed';
@@ -87,12 +87,7 @@ export class BatchesStore {
   }
 
   listProject(projectId: string): BatchRecord[] {
-    const out: BatchRecord[] = [];
-    for (const { key } of this.byProject.getRange({ start: [projectId], end: [projectId, '\uffff'] })) {
-      const batch = this.batches.get(key[1]);
-      if (batch) out.push(batch);
-    }
-    return out;
+    return recordsUnder(this.byProject, this.batches, projectId);
   }
 
   /** Batches that never reached an end state (the process stopped under them). */

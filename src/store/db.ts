@@ -102,6 +102,16 @@ export class Store {
   }
 }
 
+/** The records an index keyed `[parent, id]` lists under `parent`, in id order. */
+export function recordsUnder<V>(index: Database<unknown, [string, string]>, records: Database<V, string>, parent: string): V[] {
+  const out: V[] = [];
+  for (const { key } of index.getRange({ start: [parent], end: [parent, '\uffff'] })) {
+    const record = records.get(key[1]);
+    if (record !== undefined) out.push(record);
+  }
+  return out;
+}
+
 export function openStore(dataDir: string): Store {
   return new Store(dataDir);
 }

@@ -2,7 +2,7 @@
  * Tables and their indexes: by project (listing), by slug among active tables (uniqueness), and by
  * deletion time (the purge). Callers change a table and its index entries in one transaction.
  */
-import type { Store } from './db';
+import { recordsUnder, type Store } from './db';
 
 export type ColumnType = 'array' | 'boolean' | 'currency' | 'date' | 'email' | 'enum' | 'multi_select' | 'number' | 'string' | 'text' | 'url';
 export type Strictness = 'strict' | 'balanced' | 'flexible';
@@ -79,12 +79,7 @@ export class TablesStore {
   }
 
   listProject(projectId: string): TableRecord[] {
-    const out: TableRecord[] = [];
-    for (const { key } of this.byProject.getRange({ start: [projectId], end: [projectId, '\uffff'] })) {
-      const table = this.tables.get(key[1]);
-      if (table) out.push(table);
-    }
-    return out;
+    return recordsUnder(this.byProject, this.tables, projectId);
   }
 
   /**

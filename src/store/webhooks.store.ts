@@ -5,7 +5,7 @@
  * Callers change a delivery and its queue key in one transaction.
  */
 import { idTimeBound } from '../lib/ids';
-import type { Store } from './db';
+import { recordsUnder, type Store } from './db';
 
 export type WebhookEvent = 'batch.complete' | 'batch.failed' | 'batch.partial' | 'ping';
 export type DeliveryStatus = 'pending' | 'success' | 'failed';
@@ -73,12 +73,7 @@ export class WebhooksStore {
   }
 
   listOrg(organizationId: string): WebhookRecord[] {
-    const out: WebhookRecord[] = [];
-    for (const { key } of this.byOrg.getRange({ start: [organizationId], end: [organizationId, '\uffff'] })) {
-      const webhook = this.webhooks.get(key[1]);
-      if (webhook) out.push(webhook);
-    }
-    return out;
+    return recordsUnder(this.byOrg, this.webhooks, organizationId);
   }
 
   /** Call inside a transaction. */
