@@ -134,7 +134,7 @@ export class ExportsService {
   /** Writes a record unless the export was purged meanwhile. */
   private update(record: ExportRecord): Promise<void> {
     return this.store.transaction(() => {
-      if (this.exports.get(record.id)) void this.exports.put(record);
+      if (this.exports.get(record.id)) this.exports.put(record);
     });
   }
 
@@ -168,7 +168,7 @@ export class ExportsService {
       updated_at: now,
       format: params.format,
     };
-    await this.store.transaction(() => void this.exports.put(record));
+    await this.store.transaction(() => this.exports.put(record));
     const work = this.write(record, table, query, params.schema === 'true').finally(() => this.running.delete(work));
     this.running.add(work);
     return toExport(record);
@@ -230,8 +230,12 @@ export class ExportsService {
   /** Removes exports past their expiry, with their files; returns how many went. */
   async purgeExpired(): Promise<number> {
     const now = this.clock.now();
-    const expired = this.exports.all().filter((e) => e.expires_at !== null && e.expires_at <= now && e.status !== 'processing');
-    for (const record of expired) await this.exports.remove(record);
+    const expired = await this.store.transaction(() => {
+      const due = this.exports.all().filter((e) => e.expires_at !== null && e.expires_at <= now && e.status !== 'processing');
+      for (const record of due) this.exports.remove(record);
+      return due;
+    });
+    for (const record of expired) this.exports.removeFile(record);
     return expired.length;
   }
 

@@ -19,7 +19,7 @@ import type { BatchesStore, BatchRecord, BatchRow, BatchStatus, ExtractionRecord
 import type { Store } from '../store/db';
 import type { FilesStore } from '../store/files.store';
 import type { Column, ColumnType, Strictness } from '../store/tables.store';
-import { toBatch, type Batch } from './batches.service';
+import { toBatch, toExtraction } from './batches.service';
 import { checkColumns, normalizeColumn } from './columns.rules';
 import type { RowsService } from './rows.service';
 import type { TablesService } from './tables.service';
@@ -155,7 +155,14 @@ export class ExtractService {
     if (result.status < 200 || result.status > 299) throw fieldError('url', `could not be fetched: the server answered ${result.status}`);
     if (result.truncated) throw new ApiError(413, 'content_too_large', `The document at url is larger than the limit of ${this.config.extractMaxFileBytes} bytes per file`);
     const path = new URL(url).pathname;
-    const name = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || new URL(url).hostname;
+    const last = path.slice(path.lastIndexOf('/') + 1);
+    let name = last;
+    try {
+      name = decodeURIComponent(last);
+    } catch {
+      // a malformed escape: keep the name as written
+    }
+    name ||= new URL(url).hostname;
     return { name, contentType: result.headers.get('content-type') ?? '', bytes: result.body };
   }
 
@@ -303,6 +310,15 @@ export class ExtractService {
       xlsx_key: downloads('xlsx'),
       updated_at: this.clock.now(),
     });
+    // The batch's final record and its webhook event are written in one transaction: a crash
+    // leaves both or neither.
+    const announce = (final: BatchRecord) => {
+      batch = final;
+      this.batches.put(final);
+      const event = final.status === 'complete' ? 'batch.complete' : final.status === 'partial' ? 'batch.partial' : 'batch.failed';
+      this.webhooks.enqueue(request.organizationId, event, { ...toBatch(final), extractions: extractions.map(toExtraction) });
+    };
+    const filesFailed = failed ? `${failed} of ${extractions.length} files failed` : null;
     let result: Record<string, unknown>;
     if (table && collected.length) {
       batch = { ...batch, status: 'merging', current_file: null, updated_at: this.clock.now() };
@@ -312,27 +328,22 @@ export class ExtractService {
           request.projectId,
           table.id,
           collected.map(({ row, extraction }) => ({ values: row.values, origin: { batch_id: batch.id, extraction_id: extraction.id, confidence: row.confidence } })),
-          () => this.batches.put((batch = finish(failed ? `${failed} of ${extractions.length} files failed` : null, status))),
+          () => announce(finish(filesFailed, status)),
         );
         result = { table_id: table.id, created: written.created, merged: written.merged, skipped: written.skipped, rows: written.rows.slice(0, RESULT_ROWS) };
       } catch (error) {
         const message = error instanceof ApiError ? error.message : 'the rows could not be written to the table';
-        batch = finish(`merging failed: ${message}`, 'failed');
-        await this.save(batch);
+        await this.store.transaction(() => announce(finish(`merging failed: ${message}`, 'failed')));
         result = { table_id: table.id, created: 0, merged: 0, skipped: 0, rows: [] };
       }
     } else {
-      batch = finish(failed ? `${failed} of ${extractions.length} files failed` : null, status);
-      await this.save(batch);
+      await this.store.transaction(() => announce(finish(filesFailed, status)));
       if (table) await this.tables.markUsed(request.projectId, table.id);
       result = table
         ? { table_id: table.id, created: 0, merged: 0, skipped: 0, rows: [] }
         : { schema: batch.schema_json, rows: collected.slice(0, RESULT_ROWS).map((c) => c.row.values) };
     }
-
-    const event = batch.status === 'complete' ? 'batch.complete' : batch.status === 'partial' ? 'batch.partial' : 'batch.failed';
-    const organizationId = request.organizationId;
-    await this.webhooks.emit(organizationId, event, { ...toBatch(batch), extractions });
+    this.webhooks.wake();
     const response: ExtractResponse = {
       batch_id: batch.id,
       status: batch.status,

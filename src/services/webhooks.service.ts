@@ -248,22 +248,31 @@ export class WebhooksService {
   }
 
   /**
-   * Queues `event` for every active webhook of the organization that wants it. The deliveries are
-   * written in one transaction (joining the caller's, if any) before anything is sent.
+   * Queues `event` for every active webhook of the organization that wants it. Call inside the
+   * transaction that records what the event announces, so both are written or neither; then
+   * `wake` once it has committed.
    */
-  async emit(organizationId: string, event: WebhookEvent, data: unknown): Promise<number> {
+  enqueue(organizationId: string, event: WebhookEvent, data: unknown): number {
     const payload = this.payload(event, data);
-    const count = await this.store.transaction(() => {
-      let queued = 0;
-      for (const webhook of this.webhooks.listOrg(organizationId)) {
-        if (!webhook.active || !webhook.events.includes(event)) continue;
-        const now = this.clock.now();
-        this.webhooks.putDelivery(this.newDelivery(webhook, event, payload, newId('msg'), 1, now, now));
-        queued++;
-      }
-      return queued;
-    });
-    if (count > 0) this.onQueued();
+    let queued = 0;
+    for (const webhook of this.webhooks.listOrg(organizationId)) {
+      if (!webhook.active || !webhook.events.includes(event)) continue;
+      const now = this.clock.now();
+      this.webhooks.putDelivery(this.newDelivery(webhook, event, payload, newId('msg'), 1, now, now));
+      queued++;
+    }
+    return queued;
+  }
+
+  /** Tells the dispatcher that committed deliveries are waiting. */
+  wake(): void {
+    this.onQueued();
+  }
+
+  /** Queues `event` in a transaction of its own and wakes the dispatcher. */
+  async emit(organizationId: string, event: WebhookEvent, data: unknown): Promise<number> {
+    const count = await this.store.transaction(() => this.enqueue(organizationId, event, data));
+    if (count > 0) this.wake();
     return count;
   }
 

@@ -43,17 +43,21 @@ export class ExportsStore {
     return this.db.get(id);
   }
 
-  put(record: ExportRecord): Promise<boolean> {
-    return this.db.put(record.id, record);
+  /** Call inside a transaction. */
+  put(record: ExportRecord): void {
+    this.db.putSync(record.id, record);
   }
 
   all(): ExportRecord[] {
     return [...this.db.getRange().map(({ value }) => value)];
   }
 
-  /** Removes the record and its file. */
-  async remove(record: ExportRecord): Promise<void> {
+  /** Call inside a transaction; remove the file once it has committed. */
+  remove(record: ExportRecord): void {
+    this.db.removeSync(record.id);
+  }
+
+  removeFile(record: ExportRecord): void {
     rmSync(this.filePath(record), { force: true });
-    await this.db.remove(record.id);
   }
 }
