@@ -152,17 +152,51 @@ export class AccountsService {
     });
   }
 
+  /**
+   * Principals of recently presented keys, valid while no organization, project or key has changed
+   * (checked with one read of the accounts version, which every such change, also the CLI's, bumps).
+   */
+  private readonly principals = new Map<string, { version: number; principal: Principal }>();
+
   /** Resolves a presented key; any key that cannot be used is the same 401, so nothing leaks. */
   authenticate(secret: string | null): Principal {
-    const unauthorized = new ApiError(401, 'unauthorized', 'A valid API key is required: send "Authorization: ApiKey <key>"');
-    if (!secret) throw unauthorized;
-    const key = this.accounts.getKeyByHash(sha256Hex(secret));
-    if (!key || key.revoked_at !== null) throw unauthorized;
-    if (key.expires_at !== null && key.expires_at <= this.clock.now()) throw unauthorized;
-    const org = this.accounts.getOrg(key.organization_id);
-    if (!org) throw unauthorized;
+    if (!secret) throw unauthorized();
+    const version = this.accounts.version();
+    const cached = this.principals.get(secret);
+    let principal: Principal;
+    if (cached && cached.version === version) {
+      principal = cached.principal;
+    } else {
+      const key = this.accounts.getKeyByHash(sha256Hex(secret));
+      const org = key ? this.accounts.getOrg(key.organization_id) : undefined;
+      if (!key || !org) throw unauthorized();
+      principal = { key, org };
+      if (this.principals.size >= MAX_CACHED_PRINCIPALS) this.principals.clear();
+      this.principals.set(secret, { version, principal });
+    }
+    const { key, org } = principal;
+    if (key.revoked_at !== null) throw unauthorized();
+    if (key.expires_at !== null && key.expires_at <= this.clock.now()) throw unauthorized();
     if (org.suspended_at !== null) throw new ApiError(403, 'org_suspended', 'This organization is suspended');
-    return { key, org };
+    return principal;
+  }
+
+  /** Which projects a principal may see, remembered with the principal (so for one accounts version). */
+  private readonly visibility = new WeakMap<Principal, Map<string, boolean>>();
+
+  private projectVisible(principal: Principal, projectId: string): boolean {
+    let known = this.visibility.get(principal);
+    if (!known) this.visibility.set(principal, (known = new Map()));
+    let visible = known.get(projectId);
+    if (visible === undefined) {
+      const project = this.accounts.getProject(projectId);
+      visible =
+        project !== undefined &&
+        project.organization_id === principal.org.id &&
+        (principal.key.project_ids === null || principal.key.project_ids.includes(project.id));
+      if (known.size < 1000) known.set(projectId, visible);
+    }
+    return visible;
   }
 
   /**
@@ -171,14 +205,7 @@ export class AccountsService {
    */
   authorize(principal: Principal, target: { organizationId?: string; projectId?: string; write: boolean }): void {
     if (target.organizationId !== undefined && target.organizationId !== principal.org.id) throw notFound('organization');
-    if (target.projectId !== undefined) {
-      const project = this.accounts.getProject(target.projectId);
-      const visible =
-        project !== undefined &&
-        project.organization_id === principal.org.id &&
-        (principal.key.project_ids === null || principal.key.project_ids.includes(project.id));
-      if (!visible) throw notFound('project');
-    }
+    if (target.projectId !== undefined && !this.projectVisible(principal, target.projectId)) throw notFound('project');
     if (target.write && principal.key.role === 'read') throw new ApiError(403, 'forbidden', 'This API key is read-only');
   }
 
@@ -196,6 +223,12 @@ export class AccountsService {
     const all = this.accounts.listProjects(principal.org.id);
     return principal.key.project_ids === null ? all : all.filter((p) => principal.key.project_ids!.includes(p.id));
   }
+}
+
+const MAX_CACHED_PRINCIPALS = 10_000;
+
+function unauthorized(): ApiError {
+  return new ApiError(401, 'unauthorized', 'A valid API key is required: send "Authorization: ApiKey <key>"');
 }
 
 function checkName(name: string, what: string): string {

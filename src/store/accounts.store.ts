@@ -56,7 +56,18 @@ export class AccountsStore {
   getOrg(id: string): OrgRecord | undefined {
     return this.orgs.get(id);
   }
+  /** Counts changes to organizations, projects and keys, from this process or the CLI's. */
+  version(): number {
+    return (this.store.db<number, string>('meta').get('accounts_version') as number | undefined) ?? 0;
+  }
+
+  /** Call inside the transaction of every change. */
+  private changed(): void {
+    this.store.db<number, string>('meta').putSync('accounts_version', this.version() + 1);
+  }
+
   putOrg(org: OrgRecord): void {
+    this.changed();
     this.orgs.putSync(org.id, org);
   }
   listOrgs(): OrgRecord[] {
@@ -67,6 +78,7 @@ export class AccountsStore {
     return this.projects.get(id);
   }
   putProject(project: ProjectRecord): void {
+    this.changed();
     this.projects.putSync(project.id, project);
   }
   listProjects(organizationId?: string): ProjectRecord[] {
@@ -83,6 +95,7 @@ export class AccountsStore {
   }
   /** Writes the key and its hash index together; call inside a transaction. */
   putKey(key: ApiKeyRecord): void {
+    this.changed();
     this.keys.putSync(key.id, key);
     this.keyHashes.putSync(key.hash, key.id);
   }

@@ -36,6 +36,8 @@ const SUB_DATABASES = [
 ] as const;
 
 const CACHED = new Set<string>(['tables']);
+/** Databases whose values carry nothing (the key is the entry): stored raw, skipping msgpack. */
+const KEY_ONLY = new Set<string>(['row_index']);
 
 export type SubDatabaseName = (typeof SUB_DATABASES)[number];
 
@@ -52,7 +54,7 @@ export class Store {
       // records are cached (lmdb replaces an entry when this process writes it). Writers put a
       // table last in their transaction, after every check that could abort it, and never mutate
       // a record they read.
-      this.dbs.set(name, this.env.openDB({ name, encoding: 'msgpack', cache: CACHED.has(name) }));
+      this.dbs.set(name, this.env.openDB({ name, encoding: KEY_ONLY.has(name) ? 'binary' : 'msgpack', cache: CACHED.has(name) }));
     }
   }
 

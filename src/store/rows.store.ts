@@ -51,6 +51,9 @@ export interface SlotSpec {
 
 const END = '\uffff';
 
+/** The value of every index entry: the key says it all. */
+const PRESENT = new Uint8Array(0);
+
 export class RowsStore {
   constructor(private readonly store: Store) {}
 
@@ -59,7 +62,7 @@ export class RowsStore {
   }
   private get index() {
     // Index keys hold nulls, which lmdb's Key type leaves out though ordered-binary encodes them.
-    return this.store.db<number, any>('row_index');
+    return this.store.db<Uint8Array, any>('row_index');
   }
 
   get(seq: number, rowId: string): RowRecord | undefined {
@@ -75,7 +78,7 @@ export class RowsStore {
         if (before.length === next.length && before.every((v, i) => v === next[i])) continue;
         for (const v of before) this.index.removeSync([seq, slot, v, row.id]);
       }
-      for (const v of next) this.index.putSync([seq, slot, v, row.id], 1);
+      for (const v of next) this.index.putSync([seq, slot, v, row.id], PRESENT);
     }
     this.rows.putSync([seq, row.id], row);
   }
@@ -131,7 +134,7 @@ export class RowsStore {
     let last: string | undefined;
     let n = 0;
     for (const row of this.scanRows(seq, false, afterId)) {
-      for (const v of indexValues(slotValue(row, spec.slot), spec.multi)) this.index.putSync([seq, spec.slot, v, row.id], 1);
+      for (const v of indexValues(slotValue(row, spec.slot), spec.multi)) this.index.putSync([seq, spec.slot, v, row.id], PRESENT);
       last = row.id;
       if (++n >= batch) break;
     }
