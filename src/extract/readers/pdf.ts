@@ -11,6 +11,7 @@ import { withDocumentFields } from '../keyvalue';
 interface Item { text: string; x: number; end: number; y: number; size: number }
 interface Segment { text: string; x: number; end: number }
 interface Line { segments: Segment[]; page: number }
+interface PdfTable { header: Line; rows: string[][] }
 
 /** Lines of one page, top to bottom; a gap wider than the font size starts a new cell. */
 function pageLines(items: Item[], page: number): Line[] {
@@ -82,9 +83,9 @@ export async function readPdf(doc: SourceDocument): Promise<{ groups: RecordGrou
   const text = lines.map((l) => l.segments.map((s) => s.text).join('  ')).join('\n');
   if (text.replace(/\s/g, '').length < 10) throw new UnreadableDocument('the PDF has no text layer (a scan?); OCR is not built in');
 
-  const tables: Array<{ header: Line; rows: string[][] }> = [];
+  const tables: PdfTable[] = [];
   const rest: string[] = [];
-  let current: { header: Line; rows: string[][] } | null = null as { header: Line; rows: string[][] } | null;
+  let current: PdfTable | null = null;
   lines.forEach((line, i) => {
     if (current && sameText(line, current.header)) return;
     const next = lines[i + 1];
