@@ -95,7 +95,7 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
     columns: new ColumnsService(tables),
     rows,
     batches: new BatchesService(store, batchesStore, files, rowsStore, tables, cursors, clock),
-    extract: new ExtractService(store, batchesStore, files, tables, rows, webhooks, outbound, clock, config),
+    extract: new ExtractService(store, batchesStore, files, tables, rows, webhooks, outbound, clock, config, log),
     exports: new ExportsService(store, new ExportsStore(store), tables, rows, clock, log, config.exportTtlMs),
     suggest: new SuggestService(config),
     templates: new TemplatesService(store, new TemplatesStore(store), tables, cursors, clock),

@@ -8,11 +8,12 @@ import type { Config } from '../config';
 import type { Clock } from '../lib/clock';
 import { ApiError, fieldError, invalidFields } from '../lib/errors';
 import { newId } from '../lib/ids';
+import type { Logger } from '../lib/log';
 import type { Outbound } from '../lib/outbound';
 import { slugify } from '../lib/slug';
 import { detectFormat, FILE_TYPES, UnreadableDocument, type Reading, type SourceDocument } from '../extract/document';
 import { inferColumns } from '../extract/infer';
-import { extractWithLlm } from '../extract/llm';
+import { extractWithLlm, LlmError } from '../extract/llm';
 import { mapGroups, mapRecord, type MappedRow } from '../extract/mapper';
 import { readDocument } from '../extract/read';
 import type { BatchesStore, BatchRecord, BatchRow, BatchStatus, ExtractionRecord, SchemaJson } from '../store/batches.store';
@@ -146,6 +147,7 @@ export class ExtractService {
     private readonly outbound: Outbound,
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'extractMaxFileBytes' | 'extractMaxFiles' | 'llm'>,
+    private readonly log: Logger,
   ) {}
 
   /** Fetches a `url` document with the outbound address rules and the per-file size cap. */
@@ -283,7 +285,10 @@ export class ExtractService {
         for (const row of kept) collected.push({ row, extraction });
         listen('rows', { extraction_id: extraction.id, file_name: doc.name, rows: kept.map((r) => ({ ...r.values, _confidence: r.confidence })) });
       } catch (error) {
-        const message = error instanceof UnreadableDocument || error instanceof Error ? error.message : String(error);
+        // What went wrong with the document is the user's to know; our own failures are logged, not shown.
+        const known = error instanceof UnreadableDocument || error instanceof LlmError || error instanceof ApiError;
+        const message = known ? (error as Error).message : 'the file could not be read (an internal error; it is logged)';
+        if (!known) this.log.error('extraction_failed', { batch_id: batch.id, file_name: doc.name, error: String((error as Error)?.stack ?? error) });
         const scanned = extraction.file_type === 'text_pdf' && /no text layer/.test(message);
         extraction = { ...extraction, status: 'failed', error: message.slice(0, 2048), file_type: scanned ? 'scanned' : extraction.file_type, row_count: 0 };
         batch = { ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() };
