@@ -116,7 +116,7 @@ export function createApp(deps: AppDeps) {
   const auth = authPlugin(services);
 
   let elysia: AnyElysia;
-  elysia = new Elysia()
+  elysia = new Elysia({ encodeSchema: false })
     .use(errorHandler(log, () => elysia))
     .use(jsonBody(deps.config.maxBodyBytes, deps.config.maxUploadBytes))
     .use(

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 let lastTime = -1;
+let lastTimeText = '';
 let lastRandom: number[] = [];
 
 function encodeTime(time: number): string {
@@ -25,8 +26,11 @@ export function ulid(time: number = Date.now()): string {
     const bytes = randomBytes(16);
     lastRandom = Array.from({ length: 16 }, (_, i) => bytes[i]! & 31);
     lastTime = time;
+    lastTimeText = encodeTime(time);
   }
-  return encodeTime(time) + lastRandom.map((n) => ALPHABET[n]).join('');
+  let random = '';
+  for (const n of lastRandom) random += ALPHABET[n];
+  return lastTimeText + random;
 }
 
 export type IdPrefix =

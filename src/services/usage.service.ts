@@ -11,32 +11,49 @@ export function monthOf(time: number): string {
   return new Date(time).toISOString().slice(0, 7);
 }
 
+/** The UTC month holding `time`, with its bounds. */
+function monthAround(time: number): { name: string; start: number; end: number } {
+  const date = new Date(time);
+  const start = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+  const end = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+  return { name: monthOf(time), start, end };
+}
+
 export class UsageService {
   private pending = new Map<string, number>();
   private pendingMonth: string;
+  /** The current month, worked out once a month rather than on every request. */
+  private current: { name: string; start: number; end: number };
 
   constructor(
     private readonly usage: UsageStore,
     private readonly clock: Clock,
   ) {
-    this.pendingMonth = monthOf(clock.now());
+    this.current = monthAround(clock.now());
+    this.pendingMonth = this.current.name;
+  }
+
+  private month(): string {
+    const now = this.clock.now();
+    if (now < this.current.start || now >= this.current.end) this.current = monthAround(now);
+    return this.current.name;
   }
 
   /** Counts one request of `org`, or throws 402 when its monthly quota is used up. */
   count(org: OrgRecord): void {
-    const month = monthOf(this.clock.now());
+    const month = this.month();
     if (month !== this.pendingMonth) {
       void this.flush();
       this.pendingMonth = month;
     }
-    const used = this.used(org.id, month);
-    if (org.monthly_request_quota !== null && used >= org.monthly_request_quota) {
+    // Without a quota there is nothing to check, so no read.
+    if (org.monthly_request_quota !== null && this.used(org.id, month) >= org.monthly_request_quota) {
       throw new ApiError(402, 'api_request_limit_exceeded', `Monthly request quota of ${org.monthly_request_quota} reached`);
     }
     this.pending.set(org.id, (this.pending.get(org.id) ?? 0) + 1);
   }
 
-  used(organizationId: string, month = monthOf(this.clock.now())): number {
+  used(organizationId: string, month = this.month()): number {
     const pending = month === this.pendingMonth ? (this.pending.get(organizationId) ?? 0) : 0;
     return this.usage.get(organizationId, month) + pending;
   }
