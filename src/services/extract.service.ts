@@ -170,15 +170,16 @@ export class ExtractService {
 
   /** Checks a request before any batch exists: 400 nothing to read, 404 table, 413 limits, 415 formats. */
   async prepare(input: ExtractRequest): Promise<Prepared> {
+    // The table and the schema are checked before a url is fetched.
+    let schema: SchemaJson | null = input.schema ? schemaFromInput(input.schema) : null;
+    if (input.tableId) {
+      const table = this.tables.requireActive(input.projectId, input.tableId);
+      schema = { columns: table.columns_json, instruction: table.instruction, strictness: table.strictness };
+    }
     const documents = withText(input.documents, input.text);
     if (input.url) documents.push(await this.fetchDocument(input.url));
-    const request = { ...input, documents };
     checkDocuments(documents, this.config);
-    if (request.tableId) {
-      const table = this.tables.requireActive(request.projectId, request.tableId);
-      return { request, schema: { columns: table.columns_json, instruction: table.instruction, strictness: table.strictness } };
-    }
-    return { request, schema: request.schema ? schemaFromInput(request.schema) : null };
+    return { request: { ...input, documents }, schema };
   }
 
   private save(batch: BatchRecord, extraction?: ExtractionRecord): Promise<void> {
