@@ -33,10 +33,7 @@ export const CANDIDATE_CAP = 300;
 export const SEARCH_WALK = 2000;
 /** The most search results fetched and sorted; past it the rows are walked in order. */
 export const SEARCH_CAP = 5000;
-/**
- * Filtered walks on a table this large that have read this many rows without the column cache
- * (one long walk, or many short ones over the same columns) ask for it to be built.
- */
+/** A walk on a table this large that passes this many rows asks for the column cache to be built. */
 export const WARM_TABLE_ROWS = 10_000;
 export const WARM_AFTER_WALKED = 1000;
 
@@ -214,16 +211,10 @@ export class RowsQuery {
     const collected: RowRecord[] = [];
     let lastFirst: unknown = undefined;
     let examined = 0;
-    const countsTowardWarm = !prefilter && query.filter !== null && table.row_count >= WARM_TABLE_ROWS;
-    let walkedBefore = countsTowardWarm ? this.walkedWithoutCache(table, query) : 0;
     for (const row of this.ordered(table, first, cursor, single, prefilter)) {
       // Gave up before the page was complete: the caller finds the rows another way.
       if (++examined > maxExamined) return null;
-      if (countsTowardWarm && walkedBefore + examined === WARM_AFTER_WALKED) {
-        this.warmFor(table, query);
-        // Counted afresh, so walks ask again should the cache ever be dropped.
-        walkedBefore = -examined;
-      }
+      if (examined === WARM_AFTER_WALKED && !prefilter && query.filter && table.row_count >= WARM_TABLE_ROWS) this.warmFor(table, query);
       if (!single && collected.length >= want && get(row, first.field) !== lastFirst) break;
       if (!single && cursor && compareBy(query.order, query.order.map((k) => get(row, k.field)), row.id, cursor.values, cursor.id) <= 0) continue;
       if (!keep(row)) continue;
@@ -231,21 +222,8 @@ export class RowsQuery {
       lastFirst = get(row, first.field);
       if (single && collected.length >= want) break;
     }
-    if (countsTowardWarm) this.walked.set(this.warmKey(table, query), walkedBefore + examined);
     const ordered = single ? collected : sortByOrder(collected, query, access);
     return pageFrom(ordered.slice(skip, skip + query.limit), ordered.length > skip + query.limit, query, access, this.cursors);
-  }
-
-  /** Rows read by filtered walks without the column cache, by table and filter columns. */
-  private readonly walked = new Map<string, number>();
-
-  private warmKey(table: TableRecord, query: ListQuery): string {
-    return `${table.id}:${[...filterFields(query.filter)].sort().join(',')}`;
-  }
-
-  private walkedWithoutCache(table: TableRecord, query: ListQuery): number {
-    if (this.walked.size > 10_000) this.walked.clear();
-    return this.walked.get(this.warmKey(table, query)) ?? 0;
   }
 
   private warmFor(table: TableRecord, query: ListQuery): void {
