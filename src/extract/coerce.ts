@@ -312,3 +312,9 @@ export function coerce(value: unknown, column: Column, strictness: Strictness): 
   if (!result.ok && strictness === 'flexible') return ok(value);
   return result;
 }
+
+/** Whether a document's value reads as a value of `column` (in balanced mode, as extraction reads). */
+export function fits(value: unknown, column: Pick<Column, 'type' | 'options' | 'currency_code'> & Partial<Column>): boolean {
+  const result = coerce(value, { id: 'x', name: 'x', required: false, ...column } as Column, 'balanced');
+  return result.ok && result.value !== null;
+}

@@ -3,21 +3,15 @@
  * keys and typed by their values. Used for project-level extraction without a schema and for
  * schema suggestion; the columns it makes are accepted as they are by table create.
  */
-import { slugify } from '../lib/slug';
-import { SYSTEM_FIELDS } from '../services/row-fields';
+import { columnIdFrom } from '../services/columns.rules';
 import type { Column, ColumnType } from '../store/tables.store';
-import { coerce, currencyIn } from './coerce';
+import { currencyIn, fits } from './coerce';
 import type { RecordGroup } from './document';
 
 const MAX_COLUMNS = 50;
-const SYSTEM = new Set<string>(SYSTEM_FIELDS);
 
 function allFit(type: ColumnType, values: unknown[]): boolean {
-  const column: Column = { id: 'x', name: 'x', type, required: false };
-  return values.every((v) => {
-    const r = coerce(v, column, 'balanced');
-    return r.ok && r.value !== null;
-  });
+  return values.every((v) => fits(v, { type }));
 }
 
 export interface InferredType {
@@ -89,11 +83,10 @@ export function inferDetailed(group: RecordGroup): InferredColumn[] {
   const fields = [...new Set(group.records.flatMap((r) => Object.keys(r)))].slice(0, MAX_COLUMNS);
   const ids = new Set<string>();
   const names = new Set<string>();
+  // A name may not be another column's id either (writes accept both).
   const taken = (s: string) => ids.has(s) || names.has(s.toLowerCase());
   return fields.map((field) => {
-    let id = slugify(field, 36, '_', 'field');
-    if (SYSTEM.has(id)) id = `${id}_field`;
-    for (let n = 2; taken(id); n++) id = `${id.slice(0, 32)}_${n}`;
+    const id = columnIdFrom(field, ids);
     let name = columnName(field);
     for (let n = 2; taken(name); n++) name = `${columnName(field).slice(0, 60)} ${n}`;
     ids.add(id);
@@ -103,11 +96,7 @@ export function inferDetailed(group: RecordGroup): InferredColumn[] {
     const column: Column = { id, name, type: inferred.type, required: false };
     if (inferred.options) column.options = inferred.options;
     if (inferred.currency_code) column.currency_code = inferred.currency_code;
-    const probe: Column = { ...column };
-    const fitting = values.filter((v) => {
-      const r = coerce(v, probe, 'balanced');
-      return r.ok && r.value !== null;
-    }).length;
+    const fitting = values.filter((v) => fits(v, column)).length;
     return { column, field, fit: group.records.length ? fitting / group.records.length : 0 };
   });
 }

@@ -4,7 +4,7 @@
  * at most one column; values coerced by the shared coercion module; a confidence for every row.
  */
 import type { Column, Strictness } from '../store/tables.store';
-import { coerce } from './coerce';
+import { coerce, fits } from './coerce';
 import type { RecordGroup, SourceRecord } from './document';
 
 /** Words that mean the same thing in column and field names; each maps to its group's first word. */
@@ -143,11 +143,7 @@ const TYPED = new Set(['number', 'currency', 'date', 'email', 'url', 'boolean', 
 /** The share of a field's sample values that the column's type accepts (1 for text columns). */
 function fit(column: Column, values: unknown[]): number {
   if (!TYPED.has(column.type) || values.length === 0) return 1;
-  const good = values.filter((v) => {
-    const result = coerce(v, column, 'balanced');
-    return result.ok && result.value !== null;
-  }).length;
-  return good / values.length;
+  return values.filter((v) => fits(v, column)).length / values.length;
 }
 
 export interface FieldMatch {

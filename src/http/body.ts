@@ -43,8 +43,8 @@ const UPLOAD_ROUTE = /\/(extract|extract-stream|suggest-schema)$/;
 
 export function jsonBody(maxBodyBytes: number, maxUploadBytes: number) {
   return new Elysia({ name: 'json-body' }).onParse({ as: 'global' }, async ({ request, contentType }) => {
-    const multipart = (contentType ?? '').toLowerCase().startsWith('multipart/form-data');
-    if (multipart && UPLOAD_ROUTE.test(new URL(request.url).pathname)) {
+    const upload = UPLOAD_ROUTE.test(new URL(request.url).pathname);
+    if (upload && (contentType ?? '').toLowerCase().startsWith('multipart/form-data')) {
       const bytes = await readLimited(request, maxUploadBytes);
       try {
         // Elysia's contentType drops the boundary; the header has it.
@@ -58,7 +58,7 @@ export function jsonBody(maxBodyBytes: number, maxUploadBytes: number) {
     const bytes = await readLimited(request, maxBodyBytes);
     if (bytes.byteLength === 0) return null;
     if (!isJson(contentType ?? '')) {
-      const hint = UPLOAD_ROUTE.test(new URL(request.url).pathname) ? 'application/json or multipart/form-data' : 'application/json';
+      const hint = upload ? 'application/json or multipart/form-data' : 'application/json';
       throw new ApiError(415, 'unsupported_media_type', `Send the request body as ${hint}`);
     }
     try {

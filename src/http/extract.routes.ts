@@ -3,58 +3,15 @@
  * The routes turn JSON or multipart bodies into plain documents; the service does the rest.
  */
 import { Elysia, t } from 'elysia';
-import { ApiError } from '../lib/errors';
 import type { ExtractService, SchemaInput as SchemaInputValue } from '../services/extract.service';
 import type { Principal } from '../services/accounts.service';
 import type { authPlugin } from './auth';
 import { ExtractJsonBody, ExtractResponse, SchemaInput } from './extract.schema';
+import { eventStream } from './sse';
 import { uploadInput } from './uploads';
 
 const ProjectParams = t.Object({ project_id: t.String() });
 const TableParams = t.Object({ project_id: t.String(), table_id: t.String() });
-/** A comment line that keeps proxies from closing a quiet stream. */
-const KEEP_ALIVE_MS = 15_000;
-
-/** Runs an extraction as server-sent events; the batch goes on if the client leaves. */
-function eventStream(run: (listen: (event: string, data: unknown) => void) => Promise<unknown>): Response {
-  const encoder = new TextEncoder();
-  let id = 0;
-  let open = true;
-  let keepAlive: ReturnType<typeof setInterval> | undefined;
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const write = (text: string) => {
-        if (!open) return;
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          open = false;
-        }
-      };
-      const send = (event: string, data: unknown) => write(`id: ${++id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      keepAlive = setInterval(() => write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-      run(send)
-        .catch((error) => {
-          const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_server_error', 'Something went wrong on our side');
-          send('error', apiError.toBody());
-        })
-        .finally(() => {
-          clearInterval(keepAlive);
-          if (open) {
-            open = false;
-            controller.close();
-          }
-        });
-    },
-    cancel() {
-      open = false;
-      clearInterval(keepAlive);
-    },
-  });
-  return new Response(stream, {
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' },
-  });
-}
 
 export function extractRoutes(auth: ReturnType<typeof authPlugin>, extract: ExtractService) {
   const detail = (summary: string, description: string) => ({ summary, description, tags: ['Extract'] });

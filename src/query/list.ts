@@ -84,6 +84,11 @@ export interface Access<T> {
   id: (item: T) => string;
 }
 
+/** Access to a plain record's fields by name, and its `id`: what every stored resource's list needs. */
+export function recordAccess<T extends { id: string }>(): Access<T> {
+  return { get: (item, field) => (item as Record<string, unknown>)[field], id: (item) => item.id };
+}
+
 export function positionOf<T>(item: T, query: ListQuery, access: Access<T>): CursorPosition {
   return { values: query.order.map((k) => (access.get(item, k.field) ?? null) as CursorValue), id: access.id(item) };
 }

@@ -1,21 +1,11 @@
 /** The rules of column changes: add, reorder, update and remove, each under the table's lock. */
 import { ApiError, invalidInput } from '../lib/errors';
 import type { Column, TableRecord } from '../store/tables.store';
-import { normalizeColumn, type ColumnInput } from './columns.rules';
-import { slugify } from '../lib/slug';
-import { SYSTEM_FIELDS } from './row-fields';
+import { columnIdFrom, normalizeColumn, type ColumnInput } from './columns.rules';
 import type { TablesService } from './tables.service';
 
 export type AddColumnInput = ColumnInput;
 export type UpdateColumnInput = Partial<Pick<Column, 'name' | 'type' | 'required' | 'searchable' | 'description' | 'instruction' | 'options'>>;
-
-/** An id for a column added without one: its name in snake case, made unique. */
-export function columnIdFrom(name: string, taken: Set<string>): string {
-  const base = slugify(name, 32, '_', 'column');
-  const safe = (SYSTEM_FIELDS as readonly string[]).includes(base) ? `${base}_col` : base;
-  if (!taken.has(safe)) return safe;
-  for (let n = 2; ; n++) if (!taken.has(`${safe}_${n}`)) return `${safe}_${n}`;
-}
 
 function columnNotFound(id: string): ApiError {
   return new ApiError(404, 'column_not_found', `Column ${id} not found in this table`);

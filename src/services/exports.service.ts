@@ -147,7 +147,7 @@ export class ExportsService {
     const since = params.since === undefined || params.since === '' ? null : parseSince(params.since);
     const filter = [params.filter, since === null ? undefined : `updated_at.gte.${since}`].filter((f) => f !== undefined && f !== '').join(',');
     const query = { filter: filter || undefined, order: params.order || table.default_sort || 'created_at.asc', q: params.search || undefined, limit: PAGE };
-    this.rows.list(projectId, tableId, { ...query, limit: 1 });
+    this.rows.checkList(projectId, tableId, query);
     const now = this.clock.now();
     const id = newId('exprt', now);
     const record: ExportRecord = {

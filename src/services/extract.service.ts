@@ -10,8 +10,7 @@ import { ApiError, fieldError, invalidFields } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/log';
 import type { Outbound } from '../lib/outbound';
-import { slugify } from '../lib/slug';
-import { detectFormat, FILE_TYPES, UnreadableDocument, type Reading, type SourceDocument } from '../extract/document';
+import { detectFormat, FILE_TYPES, UnreadableDocument, type Format, type Reading, type SourceDocument } from '../extract/document';
 import { inferColumns } from '../extract/infer';
 import { extractWithLlm, LlmError } from '../extract/llm';
 import { mapGroups, mapRecord, type MappedRow } from '../extract/mapper';
@@ -21,7 +20,7 @@ import type { Store } from '../store/db';
 import type { FilesStore } from '../store/files.store';
 import type { Column, ColumnType, Strictness } from '../store/tables.store';
 import { toBatch, toExtraction } from './batches.service';
-import { checkColumns, normalizeColumn } from './columns.rules';
+import { checkColumns, columnIdFrom, normalizeColumn } from './columns.rules';
 import type { RowsService } from './rows.service';
 import type { TablesService } from './tables.service';
 import type { WebhooksService } from './webhooks.service';
@@ -79,6 +78,8 @@ export type ExtractListener = (event: string, data: unknown) => void;
 
 interface Prepared {
   request: ExtractRequest;
+  /** The format of each document, in order. */
+  formats: Format[];
   /** Null until the first readable file gives a schema (project-level extract without one). */
   schema: SchemaJson | null;
 }
@@ -92,8 +93,7 @@ export function schemaFromInput(input: SchemaInput): SchemaJson {
   }
   const ids = new Set<string>();
   const columns = input.columns.map((c) => {
-    let id = slugify(c.name, 36, '_', 'column');
-    for (let n = 2; ids.has(id); n++) id = `${id.slice(0, 32)}_${n}`;
+    const id = columnIdFrom(c.name, ids);
     ids.add(id);
     return normalizeColumn({ ...c, id });
   });
@@ -110,23 +110,28 @@ export function withText(documents: SourceDocument[], text: string | null | unde
   return out;
 }
 
-/** 400 with nothing to read, 413 past the count and size limits, 415 for formats no reader takes. */
-export function checkDocuments(documents: SourceDocument[], limits: Pick<Config, 'extractMaxFileBytes' | 'extractMaxFiles'>): void {
+/**
+ * 400 with nothing to read, 413 past the count and size limits, 415 for formats no reader takes.
+ * Returns each document's format.
+ */
+export function checkDocuments(documents: SourceDocument[], limits: Pick<Config, 'extractMaxFileBytes' | 'extractMaxFiles'>): Format[] {
   if (documents.length === 0) {
     throw invalidFields([{ path: 'file', error_key: 'required', message: 'send at least one file, or text, or a url' }]);
   }
   if (documents.length > limits.extractMaxFiles) {
     throw new ApiError(413, 'content_too_large', `At most ${limits.extractMaxFiles} files per request`);
   }
-  for (const doc of documents) {
+  return documents.map((doc) => {
     if (doc.bytes.byteLength > limits.extractMaxFileBytes) {
       throw new ApiError(413, 'content_too_large', `${doc.name} is larger than the limit of ${limits.extractMaxFileBytes} bytes per file`);
     }
     if (doc.bytes.byteLength === 0) throw fieldError('file', `${doc.name} is empty`);
-    if (!detectFormat(doc)) {
+    const format = detectFormat(doc);
+    if (!format) {
       throw new ApiError(415, 'unsupported_media_type', `${doc.name} (${doc.contentType || 'no type'}) is not a format rowsmith reads: CSV, TSV, JSON, NDJSON, XLSX, HTML, Markdown, DOCX, PDF with a text layer, text or .eml`);
     }
-  }
+    return format;
+  });
 }
 
 /** Rows a strictness lets in: strict drops rows with any bad value, balanced only those missing a required value. */
@@ -178,8 +183,8 @@ export class ExtractService {
     }
     const documents = withText(input.documents, input.text);
     if (input.url) documents.push(await this.fetchDocument(input.url));
-    checkDocuments(documents, this.config);
-    return { request: { ...input, documents }, schema };
+    const formats = checkDocuments(documents, this.config);
+    return { request: { ...input, documents }, formats, schema };
   }
 
   private save(batch: BatchRecord, extraction?: ExtractionRecord): Promise<void> {
@@ -218,16 +223,18 @@ export class ExtractService {
       extraction_ids: [],
       file_names: request.documents.map((d) => d.name),
     };
-    const extractions: ExtractionRecord[] = request.documents.map((doc) => {
+    // The batch exists (`uploading`) while its files are stored; then each has its record.
+    await this.save(batch);
+    listen('batch', toBatch(batch));
+    const extractions: ExtractionRecord[] = request.documents.map((doc, i) => {
       const stored = this.files.put(doc.bytes);
-      const format = detectFormat(doc);
       return {
         id: newId('extr', started),
         batch_id: batch.id,
         table_id: request.tableId,
         file_key: stored.key,
         file_name: doc.name,
-        file_type: format ? FILE_TYPES[format] : 'unknown',
+        file_type: FILE_TYPES[prepared.formats[i]!],
         file_checksum: stored.checksum,
         status: 'pending',
         rows_key: null,
@@ -243,7 +250,6 @@ export class ExtractService {
       for (const e of extractions) this.batches.putExtraction(e);
       this.batches.put(batch);
     });
-    listen('batch', toBatch(batch));
 
     let schema = prepared.schema;
     const collected: Array<{ row: MappedRow; extraction: ExtractionRecord }> = [];
@@ -253,7 +259,7 @@ export class ExtractService {
       await this.save(batch, extraction);
       listen('file', { extraction_id: extraction.id, file_name: doc.name, index, file_count: batch.file_count });
       try {
-        const reading = await readDocument(doc);
+        const reading = await readDocument(doc, prepared.formats[index]);
         if (!schema) {
           const columns = inferColumns(reading.groups);
           if (columns.length) {
@@ -264,8 +270,9 @@ export class ExtractService {
         if (!schema) throw new UnreadableDocument('no table or fields found to build a schema from');
         const mapped = await this.mapReading(reading, schema);
         const kept = mapped.filter((row) => accepted(row, schema!.columns, schema!.strictness));
+        const why = mapped.find((r) => r.problems.length)?.problems[0] ?? 'a required value is missing';
         if (kept.length === 0) {
-          throw new UnreadableDocument(mapped.length ? `none of the ${mapped.length} rows found fit the columns (${mapped.find((r) => r.problems.length)?.problems[0] ?? 'a required value is missing'})` : 'no rows matching the columns were found');
+          throw new UnreadableDocument(mapped.length ? `none of the ${mapped.length} rows found fit the columns (${why})` : 'no rows matching the columns were found');
         }
         const rejected = mapped.length - kept.length;
         extraction = {
@@ -274,7 +281,7 @@ export class ExtractService {
           row_count: kept.length,
           confidence: mean(kept.map((r) => r.confidence)),
           rows_key: `${batch.id}/${extraction.id}`,
-          error: rejected ? `${rejected} of ${mapped.length} rows left out: ${mapped.find((r) => r.problems.length)?.problems[0] ?? 'a required value is missing'}` : null,
+          error: rejected ? `${rejected} of ${mapped.length} rows left out: ${why}` : null,
         };
         const batchRows: BatchRow[] = kept.map((row) => ({ extraction_id: extraction.id, values: row.values, confidence: row.confidence }));
         batch = { ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() };
@@ -368,8 +375,8 @@ export class ExtractService {
   /** Rows of a reading; prose with no structure goes to the language model when one is configured. */
   private async mapReading(reading: Reading, schema: SchemaJson): Promise<MappedRow[]> {
     const mapped = mapGroups(reading.groups, schema.columns, schema.strictness);
-    const prose = ['text', 'email', 'pdf', 'docx', 'html', 'markdown'].includes(reading.format) && reading.text.trim().length > 0;
-    if (mapped.length > 0 || !this.config.llm || !prose) return mapped;
+    // Structured formats have no running text, so only prose reaches the model.
+    if (mapped.length > 0 || !this.config.llm || !reading.text.trim()) return mapped;
     const records = await extractWithLlm(this.config.llm, schema.columns, schema.instruction, reading.text);
     const identity = schema.columns.map((column) => ({ column, field: column.id, score: 0.8 }));
     return records.map((r) => mapRecord(r, identity, schema.columns, schema.strictness)).filter((r) => Object.keys(r.values).length);

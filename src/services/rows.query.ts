@@ -80,9 +80,14 @@ export class RowsQuery {
     return rowListSpec(table.columns_json);
   }
 
+  /** The list parameters checked against the table's columns: a bad filter, order or q is a 400. */
+  parse(table: TableRecord, params: ListParams): ListQuery {
+    return parseListQuery(this.spec(table), { ...params, order: params.order || table.default_sort || undefined }, this.cursors);
+  }
+
   list(table: TableRecord, params: ListParams) {
     const spec = this.spec(table);
-    const query = parseListQuery(spec, { ...params, order: params.order || table.default_sort || undefined }, this.cursors);
+    const query = this.parse(table, params);
     const page = this.page(table, spec, query);
     return envelope('rows', query, { ...page, items: page.items.map((r) => toRow(table, r)) });
   }

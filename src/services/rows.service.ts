@@ -62,6 +62,11 @@ export class RowsService {
     return this.query.list(this.tables.requireActive(projectId, tableId), params);
   }
 
+  /** Checks list parameters without running the list (exports check before they start). */
+  checkList(projectId: string, tableId: string, params: ListParams): void {
+    this.query.parse(this.tables.requireActive(projectId, tableId), params);
+  }
+
   get(projectId: string, tableId: string, rowId: string) {
     const table = this.tables.requireActive(projectId, tableId);
     const row = this.rows.get(table.seq, rowId);

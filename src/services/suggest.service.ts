@@ -35,12 +35,12 @@ export class SuggestService {
 
   async suggest(input: { documents: SourceDocument[]; text?: string | null }): Promise<Suggestion> {
     const documents = withText(input.documents, input.text);
-    checkDocuments(documents, this.limits);
+    const known = checkDocuments(documents, this.limits);
     const groups = [];
     const formats = new Set<string>();
-    for (const doc of documents) {
+    for (const [i, doc] of documents.entries()) {
       try {
-        const reading = await readDocument(doc);
+        const reading = await readDocument(doc, known[i]);
         groups.push(...reading.groups);
         formats.add(reading.format);
       } catch (error) {
@@ -65,7 +65,7 @@ export class SuggestService {
     });
     const confidence = Math.round((inferred.reduce((sum, c) => sum + c.fit, 0) / inferred.length) * 1000) / 1000;
     const kind = group.label === 'key: value' ? 'block of key: value fields' : group.label.startsWith('table') || group.label === 'csv' || group.label === 'tsv' ? 'table row' : `record of "${group.label}"`;
-    const instruction = `Extract one row per ${kind} of the ${[...formats].join('/')} document${group.records.length > 1 ? 's' : ''}; keep values as written, dates as YYYY-MM-DD.`;
+    const instruction = `Extract one row per ${kind} of the ${[...formats].join('/')} document${documents.length > 1 ? 's' : ''}; keep values as written, dates as YYYY-MM-DD.`;
     return { columns, confidence, instruction: instruction.slice(0, 512) };
   }
 }

@@ -5,7 +5,7 @@ import { newId } from '../lib/ids';
 import { SLUG_PATTERN, slugify, uniqueSlug } from '../lib/slug';
 import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
-import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
+import { envelope, listInMemory, parseListQuery, recordAccess, type ListParams } from '../query/list';
 import type { Store } from '../store/db';
 import type { MetaStore } from '../store/meta.store';
 import type { RowsStore } from '../store/rows.store';
@@ -141,7 +141,7 @@ export class TablesService {
   list(projectId: string, params: ListParams) {
     const query = parseListQuery(TABLE_LIST, params, this.cursors);
     const active = this.tables.listProject(projectId).filter((t) => t.deleted_at === null);
-    const page = listInMemory(active, TABLE_LIST, query, { get: (t, f) => t[f as keyof TableRecord], id: (t) => t.id }, this.cursors);
+    const page = listInMemory(active, TABLE_LIST, query, recordAccess(), this.cursors);
     return envelope('tables', query, { ...page, items: page.items.map(toTable) });
   }
 

@@ -7,7 +7,7 @@ import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
-import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
+import { envelope, listInMemory, parseListQuery, recordAccess, type ListParams } from '../query/list';
 import type { Store } from '../store/db';
 import type { InsertMode, Strictness, TableRecord } from '../store/tables.store';
 import type { TemplateRecord, TemplatesStore } from '../store/templates.store';
@@ -52,26 +52,30 @@ export class TemplatesService {
     private readonly clock: Clock,
   ) {}
 
-  private builtIn(): TemplateRecord[] {
-    return CATALOG.map((t) => ({
-      ...t,
-      organization_id: null,
-      creator_display_name: 'rowsmith',
-      creator_user_id: null,
-      usage_count: this.templates.usage(t.id),
-      created_at: 0,
-      updated_at: 0,
-    }));
+  /** Catalogue entries as records; their use counts are kept in the store like everyone's. */
+  private static readonly BUILT_IN: TemplateRecord[] = CATALOG.map((t) => ({
+    ...t,
+    organization_id: null,
+    creator_display_name: 'rowsmith',
+    creator_user_id: null,
+    usage_count: 0,
+    created_at: 0,
+    updated_at: 0,
+  }));
+
+  /** The record with its current use count (kept apart from the definition, so both kinds count alike). */
+  private counted(record: TemplateRecord): TemplateRecord {
+    return { ...record, usage_count: this.templates.usage(record.id) };
   }
 
   private toTemplate(record: TemplateRecord): Template {
-    const { organization_id: _o, ...template } = record;
-    return { ...template, usage_count: this.templates.usage(record.id) };
+    const { organization_id: _o, ...template } = this.counted(record);
+    return template;
   }
 
   /** A template the organization can see: built-in or its own; 404 otherwise. */
   private visible(organizationId: string, id: string): TemplateRecord {
-    const found = this.builtIn().find((t) => t.id === id) ?? this.templates.get(id);
+    const found = TemplatesService.BUILT_IN.find((t) => t.id === id) ?? this.templates.get(id);
     if (!found || (found.organization_id !== null && found.organization_id !== organizationId)) {
       throw new ApiError(404, 'not_found', `Template ${id} not found`);
     }
@@ -87,13 +91,17 @@ export class TemplatesService {
 
   private list(all: TemplateRecord[], params: ListParams) {
     const query = parseListQuery(TEMPLATE_LIST, params, this.cursors);
-    const page = listInMemory(all, TEMPLATE_LIST, query, { get: (t, f) => t[f as keyof TemplateRecord], id: (t) => t.id }, this.cursors);
-    return envelope('templates', query, { ...page, items: page.items.map((t) => this.toTemplate(t)) });
+    // Counted first: the list may be ordered or filtered by usage_count.
+    const page = listInMemory(all.map((t) => this.counted(t)), TEMPLATE_LIST, query, recordAccess(), this.cursors);
+    return envelope('templates', query, {
+      ...page,
+      items: page.items.map(({ organization_id: _o, ...template }) => template),
+    });
   }
 
   /** Built-in templates and the organization's own. */
   listForProject(organizationId: string, params: ListParams) {
-    return this.list([...this.builtIn(), ...this.templates.listOrg(organizationId)], params);
+    return this.list([...TemplatesService.BUILT_IN, ...this.templates.listOrg(organizationId)], params);
   }
 
   listMine(organizationId: string, params: ListParams) {

@@ -11,7 +11,7 @@ import type { Outbound } from '../lib/outbound';
 import type { WebhookSender, SendOutcome } from '../jobs/webhook-sender';
 import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
-import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
+import { envelope, listInMemory, parseListQuery, recordAccess, type ListParams } from '../query/list';
 import type { Store } from '../store/db';
 import type { DeliveryRecord, DeliveryStatus, WebhookEvent, WebhookRecord, WebhooksStore } from '../store/webhooks.store';
 
@@ -129,7 +129,7 @@ export class WebhooksService {
   list(organizationId: string, params: ListParams) {
     const query = parseListQuery(WEBHOOK_LIST, params, this.cursors);
     const all = this.webhooks.listOrg(organizationId);
-    const page = listInMemory(all, WEBHOOK_LIST, query, { get: (w, f) => w[f as keyof WebhookRecord], id: (w) => w.id }, this.cursors);
+    const page = listInMemory(all, WEBHOOK_LIST, query, recordAccess(), this.cursors);
     return envelope('webhooks', query, { ...page, items: page.items.map(toWebhook) });
   }
 
@@ -215,7 +215,7 @@ export class WebhooksService {
     const all = this.webhooks
       .listDeliveries(id)
       .filter((d) => (params.event === undefined || d.event === params.event) && (params.status === undefined || d.status === params.status));
-    const page = listInMemory(all, DELIVERY_LIST, query, { get: (d, f) => d[f as keyof DeliveryRecord], id: (d) => d.id }, this.cursors);
+    const page = listInMemory(all, DELIVERY_LIST, query, recordAccess(), this.cursors);
     return envelope('deliveries', query, { ...page, items: page.items.map(toDelivery) });
   }
 

@@ -185,6 +185,11 @@ describe('project-level extract', () => {
     const multipart = await app.request('POST', `${P}/extract`, { raw: form([['c.csv', 'Full Name,E-mail\nGrace,grace@x.example\n', 'text/csv']], { schema: JSON.stringify(schema) }) });
     expect(multipart.body.result.rows).toEqual([{ email: 'grace@x.example', full_name: 'Grace' }]);
 
+    // A schema column named like a system field gets an id of its own.
+    const reserved = await app.request('POST', `${P}/extract`, { body: { text: 'ID: 7\nCreated at: 2024-01-02', schema: { columns: [{ name: 'ID' }, { name: 'Created at', type: 'date' }] } } });
+    expect(reserved.body.result.schema.columns.map((c: any) => c.id)).toEqual(['id_col', 'created_at_col']);
+    expect(reserved.body.result.rows).toEqual([{ id_col: '7', created_at_col: '2024-01-02' }]);
+
     const tooMany = { columns: Array.from({ length: 51 }, (_, i) => ({ name: `c${i}`, type: 'string' })) };
     expectError(await app.request('POST', `${P}/extract`, { body: { text: 'a: b', schema: tooMany } }), 400, 'invalid_input');
     const badType = expectError(await app.request('POST', `${P}/extract`, { raw: form([['c.csv', 'a,b\n1,2\n']], { schema: JSON.stringify({ columns: [{ name: 'a', type: 'money' }] }) }) }), 400, 'invalid_input');

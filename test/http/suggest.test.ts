@@ -85,12 +85,12 @@ describe('suggest-schema', () => {
     });
     const { suggestion, rows } = await roundTrip(() => upload('people.json', json, 'application/json'));
     expect(suggestion.columns.map((c: any) => [c.id, c.name, c.type])).toEqual([
-      ['id_field', 'id', 'number'],
+      ['id_col', 'id', 'number'],
       ['name', 'name', 'string'],
       ['contact_email', 'contact.email', 'email'],
       ['active', 'active', 'boolean'],
     ]);
-    expect(rows[1]).toMatchObject({ id_field: 8, name: 'Grace', contact_email: 'grace@x.example', active: false });
+    expect(rows[1]).toMatchObject({ id_col: 8, name: 'Grace', contact_email: 'grace@x.example', active: false });
   });
 
   test('text: key: value blocks, as multipart text or JSON', async () => {

@@ -226,7 +226,7 @@ describe('address rules', () => {
     }
   });
 
-  test('the operator can open loopback; the certificate must still match the host name', async () => {
+  test('the operator can open loopback; the certificate must still be trusted', async () => {
     const app = await webhookApp({ webhookCa: null });
     try {
       // Without the receiver's CA its self-signed certificate is not trusted.
@@ -234,6 +234,22 @@ describe('address rules', () => {
       const result = await app.request('POST', `${BASE}/${id}/test`);
       expect(result.body.status).toBe('error');
       expect(result.body.response_body).toMatch(/SELF_SIGNED|certificate/i);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('the connection goes to the checked address, yet TLS checks the certificate against the host name', async () => {
+    // other.test resolves to the receiver, whose certificate names only localhost and 127.0.0.1.
+    dnsTable.set('other.test', ['127.0.0.1']);
+    const app = await webhookApp();
+    try {
+      const hook = await app.request('POST', BASE, { body: { url: `https://other.test:${receiver.port}/hook`, events: ['ping'] } });
+      expect(hook.status).toBe(201);
+      const result = await app.request('POST', `${BASE}/${hook.body.id}/test`);
+      expect(result.body.status).toBe('error');
+      expect(result.body.response_body).toMatch(/ALTNAME|other\.test/);
+      expect(receiver.received).toHaveLength(0);
     } finally {
       await app.close();
     }
@@ -313,6 +329,24 @@ describe('delivery', () => {
     const webhook = (await app.request('GET', `${BASE}/${hook.id}`)).body;
     expect(webhook).toMatchObject({ failure_count: 4, active: true });
     await app.request('DELETE', `${BASE}/${hook.id}`);
+  });
+
+  test('turning a webhook off marks its queued attempts failed, unsent', async () => {
+    const local = await webhookApp();
+    try {
+      const hook = await createWebhook(local, receiver);
+      // The dispatcher is not started: the delivery stays queued.
+      await local.services.webhooks.emit(ORG, 'batch.complete', { id: 'queued' });
+      expect((await deliveries(local, hook.id)).map((d) => d.status)).toEqual(['pending']);
+      await local.request('PATCH', `${BASE}/${hook.id}`, { body: { active: false } });
+      const [cancelled] = await deliveries(local, hook.id);
+      expect(cancelled).toMatchObject({ status: 'failed', next_retry_at: null, http_status: null, response_body: 'not sent: the webhook was deactivated' });
+      local.services.dispatcher.start();
+      await Bun.sleep(200);
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      await local.close();
+    }
   });
 
   test('410 Gone deactivates the webhook; later events are not sent', async () => {

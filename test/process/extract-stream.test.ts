@@ -54,7 +54,7 @@ test('events arrive in order with ids, one file after another, ending with the b
   ]);
   expect(events.map((e) => Number(e.id))).toEqual(events.map((_, i) => i + 1));
   const data = events.map((e) => JSON.parse(e.data));
-  expect(data[0]).toMatchObject({ status: 'processing', file_count: 3, table_id: table });
+  expect(data[0]).toMatchObject({ status: 'uploading', file_count: 3, table_id: table });
   expect(data[1]).toMatchObject({ file_name: 'a.csv', index: 0 });
   expect(data[2].rows.map((r: any) => [r.order_id, r.total])).toEqual([['A-1', 10], ['A-2', 20]]);
   expect(data[3]).toEqual({ files_done: 1, file_count: 3, total_rows: 2 });

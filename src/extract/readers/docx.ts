@@ -1,8 +1,7 @@
 /** DOCX through mammoth: its tables as HTML tables, and key: value paragraphs of its text. */
 import mammoth from 'mammoth';
 import { UnreadableDocument, type RecordGroup, type SourceDocument } from '../document';
-import { withDocumentFields } from '../keyvalue';
-import { htmlTables, htmlText } from './html';
+import { pageGroups, parseHtml } from './html';
 
 export async function readDocx(doc: SourceDocument): Promise<{ groups: RecordGroup[]; text: string }> {
   const buffer = Buffer.from(doc.bytes);
@@ -14,5 +13,5 @@ export async function readDocx(doc: SourceDocument): Promise<{ groups: RecordGro
   } catch (error) {
     throw new UnreadableDocument(`not a readable DOCX document: ${(error as Error).message}`);
   }
-  return { groups: withDocumentFields(htmlTables(html), htmlText(html, true)), text };
+  return { groups: pageGroups(parseHtml(html)), text };
 }

@@ -4,8 +4,8 @@
  */
 import PostalMime from 'postal-mime';
 import { UnreadableDocument, type RecordGroup, type SourceDocument, type SourceRecord } from '../document';
-import { textGroups, withDocumentFields } from '../keyvalue';
-import { htmlTables, htmlText } from './html';
+import { textGroups } from '../keyvalue';
+import { pageGroups, parseHtml } from './html';
 
 export async function readEmail(doc: SourceDocument): Promise<{ groups: RecordGroup[]; text: string }> {
   let email;
@@ -19,9 +19,9 @@ export async function readEmail(doc: SourceDocument): Promise<{ groups: RecordGr
   if (email.from?.name) header['From name'] = email.from.name;
   if (email.subject) header.Subject = email.subject;
   if (email.date) header.Date = email.date;
-  const text = email.text ?? (email.html ? htmlText(email.html) : '');
+  const page = email.html ? parseHtml(email.html) : null;
+  const text = email.text ?? page?.text ?? '';
   // An HTML body's tables, or else the text's own line-item tables and key: value blocks.
-  const tables = email.html ? htmlTables(email.html) : [];
-  const groups = tables.length ? withDocumentFields(tables, htmlText(email.html!, true), header) : textGroups(text, header);
+  const groups = page?.tables.length ? pageGroups(page, header) : textGroups(text, header);
   return { groups, text };
 }

@@ -3,7 +3,7 @@
  * then the page's text for key: value fields when it has no table.
  */
 import { parse, type HTMLElement } from 'node-html-parser';
-import { decodeText, type RecordGroup, type SourceDocument } from '../document';
+import { decodeText, type RecordGroup, type SourceDocument, type SourceRecord } from '../document';
 import { withDocumentFields } from '../keyvalue';
 import { findHeaderRow, gridToRecords, type Cell } from '../tables';
 
@@ -52,34 +52,38 @@ function tableGrid(table: HTMLElement): { grid: Cell[][]; headerRows: number } {
 }
 
 /** Tables of a page (no key: value fields); see htmlGroups for both. */
-export function htmlTables(html: string): RecordGroup[] {
+/** A page read once: its tables, its whole text, and its text without the tables (for key: value fields). */
+export interface HtmlPage {
+  tables: RecordGroup[];
+  text: string;
+  rest: string;
+}
+
+export function parseHtml(html: string): HtmlPage {
   const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false } });
-  const groups: RecordGroup[] = [];
-  root.querySelectorAll('table').forEach((table, n) => {
+  // structuredText breaks lines at blocks only, so each <br> becomes an empty block.
+  for (const br of root.querySelectorAll('br')) br.replaceWith(parse('<div></div>'));
+  const tables: RecordGroup[] = [];
+  const elements = root.querySelectorAll('table');
+  elements.forEach((table, n) => {
     const { grid, headerRows } = tableGrid(table);
     // With several header rows (a spanning group over sub-headers), the last one names the columns.
     const header = headerRows > 0 ? headerRows - 1 : findHeaderRow(grid);
     const records = gridToRecords(grid, header);
     const caption = clean(table.querySelector('caption')?.text ?? '');
-    if (records.length) groups.push({ label: caption || `table ${n + 1}`, records });
+    if (records.length) tables.push({ label: caption || `table ${n + 1}`, records });
   });
-  return groups;
-}
-
-/** The page's text, line breaks kept; without its tables when `withoutTables`. */
-export function htmlText(html: string, withoutTables = false): string {
-  const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false } });
-  if (withoutTables) for (const table of root.querySelectorAll('table')) table.remove();
-  // structuredText breaks lines at blocks only, so each <br> becomes an empty block.
-  for (const br of root.querySelectorAll('br')) br.replaceWith(parse('<div></div>'));
-  return root.structuredText;
+  const text = root.structuredText;
+  for (const table of elements) table.remove();
+  return { tables, text, rest: root.structuredText };
 }
 
 /** A page's tables, each row carrying the page's key: value fields, and those fields. */
-export function htmlGroups(html: string): RecordGroup[] {
-  return withDocumentFields(htmlTables(html), htmlText(html, true));
+export function pageGroups(page: HtmlPage, extra: SourceRecord = {}): RecordGroup[] {
+  return withDocumentFields(page.tables, page.rest, extra);
 }
 
-export function readHtml(doc: SourceDocument): RecordGroup[] {
-  return htmlGroups(decodeText(doc.bytes));
+export function readHtml(doc: SourceDocument): { groups: RecordGroup[]; text: string } {
+  const page = parseHtml(decodeText(doc.bytes));
+  return { groups: pageGroups(page), text: page.text };
 }
