@@ -4,9 +4,11 @@
  *   - few candidates: when a condition of the filter matches at most CANDIDATE_CAP rows, those
  *     rows are fetched, checked, sorted and paged in memory;
  *   - an ordered walk: otherwise the index of the first order key is walked from the cursor, each
- *     row checked against the whole filter (and `q`), until the page is full. A `q` walk that does
- *     not fill the page soon asks the search index which rows match instead.
- * Either way every condition is checked on the row itself, so an index only narrows.
+ *     row checked against the whole filter, until the page is full. Index entries whose row the
+ *     column cache (or `q`'s hits) rule out are passed without reading the row.
+ * `q` asks the search index for its hits first: few hits are fetched and sorted like candidates,
+ * many are met soon enough on the ordered walk. Either way every filter condition is checked on
+ * the row itself, so an index only narrows.
  */
 import { ApiError } from '../lib/errors';
 import type { CursorCodec, CursorPosition } from '../query/cursor';
@@ -29,10 +31,12 @@ export const DISTINCT_SCAN_CAP = 20_000;
 
 /** The most rows a list fetches by id before it walks an order index instead. */
 export const CANDIDATE_CAP = 300;
-/** Rows a `q` list checks in order before it asks the search index which rows match. */
-export const SEARCH_WALK = 2000;
-/** The most search results fetched and sorted; past it the rows are walked in order. */
-export const SEARCH_CAP = 5000;
+/**
+ * How many order-index entries checking one row id by the search hits costs as much as fetching
+ * and decoding one row: with R hits among N rows a walk passes about want * N / R entries, so
+ * fetching all R wins while R * R <= want * N / FETCH_COST.
+ */
+const FETCH_COST = 8;
 /** A walk on a table this large that passes this many rows asks for the column cache to be built. */
 export const WARM_TABLE_ROWS = 10_000;
 export const WARM_AFTER_WALKED = 1000;
@@ -97,19 +101,19 @@ export class RowsQuery {
     const access: Access<RowRecord> = { get, id: (r) => r.id };
     const matches = compileFilter(query.filter, rowAccessor(table));
     const terms = query.terms.flatMap(queryTerms);
-    const textMatch = terms.length ? this.search.matcher(table, terms) : null;
-    const keep = textMatch ? (row: RowRecord) => matches(row) && textMatch(row) : matches;
+    const hits = terms.length ? this.search.search(table, terms) : null;
 
     const inMemory = (rows: RowRecord[]) => pageOfSorted(sortByOrder(rows, query, access), query, access, this.cursors);
     const ids = this.candidates(table, query.filter, lookupIn(spec));
-    if (ids !== null) return inMemory(this.fetch(table, ids, keep));
-    if (textMatch === null) return this.walk(table, query, keep, access, Infinity, this.prefilter(table, query))!;
-    // Common terms fill a page within a short walk; rare ones are looked up in the search index.
-    const walked = this.walk(table, query, keep, access, SEARCH_WALK);
-    if (walked) return walked;
-    const searched = this.search.search(table, terms);
-    if (searched.size <= SEARCH_CAP) return inMemory(this.fetch(table, searched, keep));
-    return this.walk(table, query, (row) => searched.has(row.id) && matches(row), access)!;
+    if (ids !== null) return inMemory(this.fetch(table, ids, hits ? (row) => hits.has(row.id) && matches(row) : matches));
+    const prefilter = this.prefilter(table, query);
+    // Without the column cache a long filtered walk asks for it to be built.
+    const warm = !prefilter && query.filter && table.row_count >= WARM_TABLE_ROWS ? () => this.warmFor(table, query) : null;
+    if (hits === null) return this.walk(table, query, matches, access, prefilter, warm);
+    // Few matches are fetched and sorted; many are met soon enough by walking the order.
+    const want = (query.cursor ? 1 : (query.page ?? 1)) * query.limit + 1;
+    if (hits.size * hits.size <= (want * table.row_count) / FETCH_COST) return inMemory(this.fetch(table, hits.ids(), matches));
+    return this.walk(table, query, matches, access, prefilter ? (id) => hits.has(id) && prefilter(id) : (id) => hits.has(id), warm);
   }
 
   /**
@@ -198,15 +202,15 @@ export class RowsQuery {
     query: ListQuery,
     keep: (r: RowRecord) => boolean,
     access: Access<RowRecord>,
-    maxExamined = Infinity,
-    prefilter: ((id: string) => boolean) | null = null,
-  ): Page<RowRecord> | null {
+    prefilter: ((id: string) => boolean) | null,
+    warm: (() => void) | null,
+  ): Page<RowRecord> {
     const get = access.get;
     const [first, ...rest] = query.order as [OrderKey, ...OrderKey[]];
     if (first.field !== 'created_at' && first.field !== 'id' && indexedSlot(table, first.field) === undefined) {
       // Its index is still being built: check every row and sort in memory.
       const found: RowRecord[] = [];
-      for (const row of this.rows.scanRows(table.seq, false)) if (keep(row)) found.push(row);
+      for (const row of this.rows.scanRows(table.seq, false)) if ((!prefilter || prefilter(row.id)) && keep(row)) found.push(row);
       return pageOfSorted(sortByOrder(found, query, access), query, access, this.cursors);
     }
     const single = rest.length === 0;
@@ -217,9 +221,7 @@ export class RowsQuery {
     let lastFirst: unknown = undefined;
     let examined = 0;
     for (const row of this.ordered(table, first, cursor, single, prefilter)) {
-      // Gave up before the page was complete: the caller finds the rows another way.
-      if (++examined > maxExamined) return null;
-      if (examined === WARM_AFTER_WALKED && !prefilter && query.filter && table.row_count >= WARM_TABLE_ROWS) this.warmFor(table, query);
+      if (++examined === WARM_AFTER_WALKED) warm?.();
       if (!single && collected.length >= want && get(row, first.field) !== lastFirst) break;
       if (!single && cursor && compareBy(query.order, query.order.map((k) => get(row, k.field)), row.id, cursor.values, cursor.id) <= 0) continue;
       if (!keep(row)) continue;
@@ -248,7 +250,16 @@ export class RowsQuery {
     prefilter: ((id: string) => boolean) | null = null,
   ): Generator<RowRecord> {
     if (key.field === 'created_at' || key.field === 'id') {
-      yield* this.rows.scanRows(table.seq, key.desc, exactResume && cursor ? cursor.id : undefined);
+      const after = exactResume && cursor ? cursor.id : undefined;
+      if (!prefilter) {
+        yield* this.rows.scanRows(table.seq, key.desc, after);
+        return;
+      }
+      for (const id of this.rows.scanRowIds(table.seq, key.desc, after)) {
+        if (!prefilter(id)) continue;
+        const row = this.rows.get(table.seq, id);
+        if (row) yield row;
+      }
       return;
     }
     const slot = slotOf(table, key.field);

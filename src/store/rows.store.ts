@@ -102,6 +102,17 @@ export class RowsStore {
     }
   }
 
+  /** Row ids in id (= creation) order, from after `afterId` when given, without reading the rows. */
+  *scanRowIds(seq: number, reverse: boolean, afterId?: string): Generator<string> {
+    const range = reverse
+      ? { start: afterId ? [seq, afterId] : [seq, END], end: [seq], reverse: true }
+      : { start: afterId ? [seq, afterId] : [seq], end: [seq, END] };
+    for (const key of this.rows.getKeys(range as never)) {
+      const id = (key as [number, string])[1];
+      if (id !== afterId) yield id;
+    }
+  }
+
   /** Row ids of index entries between two keys (inclusive bounds unless told), in key order. */
   *scanIndex(seq: number, slot: number, from: IndexKeyBound, to: IndexKeyBound, reverse = false): Generator<[IndexValue, string]> {
     const lowKey = from ? boundKey(seq, slot, from, 'low') : [seq, slot];
