@@ -6,7 +6,9 @@ import { Deleted } from './tables.schema';
 
 const TableParams = t.Object({ project_id: t.String(), table_id: t.String() });
 const RowParams = t.Object({ project_id: t.String(), table_id: t.String(), row_id: t.String() });
-const RowObject = t.Record(t.String(), t.Any(), { description: 'Values keyed by column id (or name, on writes), plus the system fields id, created_at, updated_at, batch_id, confidence.' });
+// An open object rather than t.Record: a record is checked key by key, which cost a bulk request of
+// 1000 rows about 2.5 ms; the service checks every value itself.
+const RowObject = t.Object({}, { additionalProperties: true, description: 'Values keyed by column id (or name, on writes), plus the system fields id, created_at, updated_at, batch_id, confidence.' });
 
 export const BulkBody = t.Object({
   creates: t.Optional(t.Array(RowObject, { maxItems: BULK_LIMIT })),
