@@ -143,14 +143,18 @@ export class SearchIndexes {
     return entry;
   }
 
-  /** The postings of every word one query term matches (equal, prefix, or within fuzzy distance). */
+  /**
+   * The postings of every word one query term matches (equal, prefix, or within fuzzy distance).
+   * A word can come twice (as a prefix and a fuzzy match); marking its rows twice does no harm, so
+   * `total` is an upper bound.
+   */
   private postingsOf(entry: TableIndex, term: string): { postings: Posting[]; total: number } {
-    const words = new Map<string, Posting>(entry.terms.atPrefix(term));
+    const postings = [...entry.terms.atPrefix(term).values()];
     const max = maxDistance(term);
-    if (max) for (const [word, [p]] of entry.terms.fuzzyGet(term, max)) words.set(word, p);
+    if (max) for (const [p] of entry.terms.fuzzyGet(term, max).values()) postings.push(p);
     let total = 0;
-    for (const p of words.values()) total += typeof p === 'number' ? 1 : p.length;
-    return { postings: [...words.values()], total };
+    for (const p of postings) total += typeof p === 'number' ? 1 : p.length;
+    return { postings, total };
   }
 
   /** The rows matching every term. */

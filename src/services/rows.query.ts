@@ -31,12 +31,8 @@ export const DISTINCT_SCAN_CAP = 20_000;
 
 /** The most rows a list fetches by id before it walks an order index instead. */
 export const CANDIDATE_CAP = 300;
-/**
- * How many order-index entries checking one row id by the search hits costs as much as fetching
- * and decoding one row: with R hits among N rows a walk passes about want * N / R entries, so
- * fetching all R wins while R * R <= want * N / FETCH_COST.
- */
-const FETCH_COST = 8;
+/** Relative costs, per item, of passing an order-index entry, sorting a hit's id, and fetching a row (measured at a million rows). */
+const COST = { walkEntry: 1, sortId: 0.5, fetchRow: 8 };
 /** A walk on a table this large that passes this many rows asks for the column cache to be built. */
 export const WARM_TABLE_ROWS = 10_000;
 export const WARM_AFTER_WALKED = 1000;
@@ -110,10 +106,19 @@ export class RowsQuery {
     // Without the column cache a long filtered walk asks for it to be built.
     const warm = !prefilter && query.filter && table.row_count >= WARM_TABLE_ROWS ? () => this.warmFor(table, query) : null;
     if (hits === null) return this.walk(table, query, matches, access, prefilter, warm);
-    // Few matches are fetched and sorted; many are met soon enough by walking the order.
+    const isHit = prefilter ? (id: string) => hits.has(id) && prefilter(id) : (id: string) => hits.has(id);
+    // A walk of the order meets a hit about every row_count / hits entries. Fewer hits than that
+    // costs are fetched and sorted; in creation order their ids are sorted instead, and only the
+    // page is fetched.
     const want = (query.cursor ? 1 : (query.page ?? 1)) * query.limit + 1;
-    if (hits.size * hits.size <= (want * table.row_count) / FETCH_COST) return inMemory(this.fetch(table, hits.ids(), matches));
-    return this.walk(table, query, matches, access, prefilter ? (id) => hits.has(id) && prefilter(id) : (id) => hits.has(id), warm);
+    const walkCost = ((want * table.row_count) / Math.max(1, hits.size)) * COST.walkEntry;
+    const first = query.order[0]!.field;
+    if (first === 'created_at' || first === 'id') {
+      if (hits.size * COST.sortId <= walkCost) return this.walk(table, query, matches, access, isHit, warm, hits.ids().sort());
+    } else if (hits.size * COST.fetchRow <= walkCost) {
+      return inMemory(this.fetch(table, hits.ids(), matches));
+    }
+    return this.walk(table, query, matches, access, isHit, warm);
   }
 
   /**
@@ -204,6 +209,7 @@ export class RowsQuery {
     access: Access<RowRecord>,
     prefilter: ((id: string) => boolean) | null,
     warm: (() => void) | null,
+    sortedIds?: string[],
   ): Page<RowRecord> {
     const get = access.get;
     const [first, ...rest] = query.order as [OrderKey, ...OrderKey[]];
@@ -220,7 +226,7 @@ export class RowsQuery {
     const collected: RowRecord[] = [];
     let lastFirst: unknown = undefined;
     let examined = 0;
-    for (const row of this.ordered(table, first, cursor, single, prefilter)) {
+    for (const row of this.ordered(table, first, cursor, single, prefilter, sortedIds)) {
       if (++examined === WARM_AFTER_WALKED) warm?.();
       if (!single && collected.length >= want && get(row, first.field) !== lastFirst) break;
       if (!single && cursor && compareBy(query.order, query.order.map((k) => get(row, k.field)), row.id, cursor.values, cursor.id) <= 0) continue;
@@ -240,7 +246,8 @@ export class RowsQuery {
 
   /**
    * Rows in the order of one key, starting after the cursor (single key) or at its value (several).
-   * Rows the prefilter rules out are skipped without being read.
+   * Rows the prefilter rules out are skipped without being read. In creation order, `sortedIds`
+   * (ascending) stands in for all of the table's row ids.
    */
   private *ordered(
     table: TableRecord,
@@ -248,6 +255,7 @@ export class RowsQuery {
     cursor: CursorPosition | null,
     exactResume: boolean,
     prefilter: ((id: string) => boolean) | null = null,
+    sortedIds?: string[],
   ): Generator<RowRecord> {
     if (key.field === 'created_at' || key.field === 'id') {
       const after = exactResume && cursor ? cursor.id : undefined;
@@ -255,7 +263,8 @@ export class RowsQuery {
         yield* this.rows.scanRows(table.seq, key.desc, after);
         return;
       }
-      for (const id of this.rows.scanRowIds(table.seq, key.desc, after)) {
+      const ids = sortedIds ? idsFrom(sortedIds, key.desc, after) : this.rows.scanRowIds(table.seq, key.desc, after);
+      for (const id of ids) {
         if (!prefilter(id)) continue;
         const row = this.rows.get(table.seq, id);
         if (row) yield row;
@@ -388,6 +397,15 @@ export class RowsQuery {
     }
     counts.sort((a, b) => b.n - a.n || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
     return counts.slice(0, limit).map((c) => c.value);
+  }
+}
+
+/** Ids of an ascending list in either direction, starting after `after` when given. */
+function* idsFrom(sorted: string[], desc: boolean, after: string | undefined): Generator<string> {
+  if (desc) {
+    for (let i = sorted.length - 1; i >= 0; i--) if (after === undefined || sorted[i]! < after) yield sorted[i]!;
+  } else {
+    for (const id of sorted) if (after === undefined || id > after) yield id;
   }
 }
 
