@@ -41,6 +41,7 @@ import type { Store } from './store/db';
 import { IdempotencyStore } from './store/idempotency.store';
 import { MetaStore } from './store/meta.store';
 import { RowsStore } from './store/rows.store';
+import { BuildQueue } from './jobs/builds';
 import { ColumnCache } from './search/column-cache';
 import { SearchIndexes } from './search/search';
 import { TablesStore } from './store/tables.store';
@@ -75,10 +76,12 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const cursors = new CursorCodec(meta.serverSecret());
   const tablesStore = new TablesStore(store);
   const rowsStore = new RowsStore(store);
-  const search = new SearchIndexes(rowsStore);
-  const columnCache = new ColumnCache(rowsStore);
+  const builds = new BuildQueue();
+  const current = (id: string) => tablesStore.get(id);
+  const search = new SearchIndexes(rowsStore, builds, current);
+  const columnCache = new ColumnCache(rowsStore, builds, current);
   const tables = new TablesService(store, tablesStore, clock, cursors, meta, rowsStore, search, columnCache);
-  const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache, (id) => tablesStore.get(id));
+  const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache);
   const outbound = new Outbound(config.outboundPolicy, network.resolver ?? systemResolver, config.webhookCa, `rowsmith/${VERSION}`);
   const sender = new WebhookSender(outbound, clock, config.webhookTimeoutMs);
   const webhooks = new WebhooksService(store, new WebhooksStore(store), clock, cursors, outbound, sender, config, network.random);
@@ -89,6 +92,7 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
     meta,
     accounts,
     tables,
+    builds,
     search,
     columnCache,
     rowsStore,

@@ -63,7 +63,7 @@ async function shutdown(signal: string): Promise<void> {
   await scheduler.stop();
   await app.services.dispatcher.stop();
   await app.services.exports.settle();
-  app.services.columnCache.close();
+  app.services.builds.close();
   await app.services.usage.flush();
   await store.close();
   console.log('rowsmith: stopped');

@@ -1,14 +1,17 @@
 /**
- * Column values held in memory for aggregates: one array per column slot, in row order, built
- * from LMDB on first use and kept in step with committed writes. It is derived data like the
- * search index: a cache whose version is not the table's `data_version` is thrown away and built
- * again, so it never answers from stale values.
+ * Column values held in memory for aggregates and filtered walks: one array per column slot, in
+ * row order, for every column of a table at once. Built from LMDB in the background (a time slice
+ * at a time, through the build queue), following the writes that commit meanwhile, and kept in
+ * step with committed writes after. It is derived data like the search index: a cache whose
+ * version is not the table's `data_version` is not used, so it never answers from stale values.
  *
  * Slots holding only numbers live in a Float64Array (NaN for no value: stored numbers are always
  * finite), which keeps a million values off the garbage collector's heap; any other slot is a
  * plain array.
  */
-import { slotValue, type RowRecord, type RowsStore } from '../store/rows.store';
+import { BUILD_AT_ONCE_ROWS, type BuildQueue } from '../jobs/builds';
+import { ApiError } from '../lib/errors';
+import { SYSTEM_SLOTS, slotValue, type RowRecord, type RowsStore } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
 
 export const MAX_DICTIONARY = 65_535;
@@ -123,105 +126,160 @@ interface TableColumns {
   live: number;
 }
 
-/** Rows read per step of a background build, so a request waits at most one step's time. */
-const WARM_CHUNK = 1000;
+/** A build under way: plain arrays, kept in step with writes as they commit, packed when done. */
+interface Building {
+  version: number;
+  /** The last row id scanned. */
+  after?: string;
+  ids: Array<string | null>;
+  positions: Map<string, number>;
+  slots: number[];
+  arrays: unknown[][];
+  /** A change it could not follow (columns changed, or every row replaced): thrown away when done. */
+  stale: boolean;
+  waiters: Array<() => void>;
+}
+
+export type ColumnReaders = { ids: Array<string | null>; at: (id: string) => number | undefined; reader: (slot: number) => (i: number) => unknown };
+
+/** Every slot the cache holds for a table: each column's and the indexed system fields'. */
+function allSlots(table: TableRecord): number[] {
+  return [...Object.values(SYSTEM_SLOTS), ...table.columns_json.map((c) => table.slots[c.id]!)];
+}
 
 export class ColumnCache {
   private readonly tables = new Map<string, TableColumns>();
-  private readonly warming = new Map<string, ReturnType<typeof setTimeout>>();
-  private closed = false;
+  private readonly building = new Map<string, Building>();
 
-  constructor(private readonly rows: RowsStore) {}
+  constructor(
+    private readonly rows: RowsStore,
+    private readonly builds: BuildQueue,
+    private readonly current: (tableId: string) => TableRecord | undefined,
+  ) {}
 
-  /** Stops background builds; call before the store closes. */
-  close(): void {
-    this.closed = true;
-    for (const timer of this.warming.values()) clearTimeout(timer);
-    this.warming.clear();
+  /**
+   * Readers by row id and position for `slots`, only when the cache already holds them at the
+   * table's current version (never building anything); `at(id)` is undefined for an unknown row.
+   */
+  peek(table: TableRecord, slots: number[]): ColumnReaders | null {
+    return this.readers(table.id, slots, table.data_version, table.data_version);
+  }
+
+  /** Readers when the cache holds `slots` at a version between `low` and `high`. */
+  private readers(tableId: string, slots: number[], low: number, high: number): ColumnReaders | null {
+    const entry = this.tables.get(tableId);
+    if (!entry || entry.version < low || entry.version > high || !slots.every((s) => entry.slots.has(s))) return null;
+    return { ids: entry.ids, at: (id) => entry.positions.get(id), reader: (slot) => entry.slots.get(slot)!.reader() };
+  }
+
+  /** Starts building every slot of the table in the background, unless it is held or under way. */
+  request(table: TableRecord): void {
+    if (this.peek(table, allSlots(table)) || this.building.has(table.id)) return;
+    const building = this.start(table);
+    const queued = this.builds.add({
+      key: `columns:${table.id}`,
+      step: (deadline) => this.step(table.seq, building, deadline),
+      done: () => this.finish(table.id, building),
+    });
+    if (!queued) this.building.delete(table.id);
   }
 
   /**
-   * Readers by row id for `slots`, only when the cache already holds them at the table's current
-   * version (never building anything); `at(id)` is undefined for a row the cache does not know.
+   * The readers of `slots`, building them first when needed (at once for a small table). They
+   * hold the rows as committed at the table's version or later: a write whose table record is
+   * visible may not have reached the cache yet when its build ends.
    */
-  peek(table: TableRecord, slots: number[]): { at: (id: string) => number | undefined; reader: (slot: number) => (i: number) => unknown } | null {
-    const entry = this.tables.get(table.id);
-    if (!entry || entry.version !== table.data_version || !slots.every((s) => entry.slots.has(s))) return null;
-    return { at: (id) => entry.positions.get(id), reader: (slot) => entry.slots.get(slot)!.reader() };
+  async load(table: TableRecord, slots: number[]): Promise<ColumnReaders> {
+    const since = table.data_version;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const ready = this.readers(table.id, slots, since, Infinity);
+      if (ready) return ready;
+      if (table.row_count <= BUILD_AT_ONCE_ROWS && !this.building.has(table.id)) {
+        const building = this.start(table);
+        this.step(table.seq, building, Infinity);
+        this.finish(table.id, building);
+      } else {
+        this.request(table);
+        const building = this.building.get(table.id);
+        if (building) await new Promise<void>((resolve) => building.waiters.push(resolve));
+      }
+      table = this.current(table.id) ?? table;
+    }
+    // Writes that the cache cannot follow kept overtaking the build.
+    throw new ApiError(503, 'service_unavailable', 'This table is changing too fast to aggregate; try again shortly', {}, { 'Retry-After': '1' });
+  }
+
+  private start(table: TableRecord): Building {
+    const slots = allSlots(table);
+    const building: Building = { version: table.data_version, ids: [], positions: new Map(), slots, arrays: slots.map(() => []), stale: false, waiters: [] };
+    this.building.set(table.id, building);
+    return building;
+  }
+
+  /** Scans rows in id order from where it stopped until the deadline; true once at the end. */
+  private step(seq: number, building: Building, deadline: number): boolean {
+    if (building.stale) return true;
+    let n = 0;
+    for (const row of this.rows.scanRows(seq, false, building.after)) {
+      building.after = row.id;
+      this.put(building, row);
+      if ((++n & 255) === 0 && performance.now() >= deadline) return false;
+    }
+    return true;
+  }
+
+  private put(building: Building, row: RowRecord): void {
+    let i = building.positions.get(row.id);
+    if (i === undefined) {
+      i = building.ids.length;
+      building.ids.push(row.id);
+      building.positions.set(row.id, i);
+    }
+    const at = i;
+    building.slots.forEach((slot, k) => (building.arrays[k]![at] = slotValue(row, slot)));
+  }
+
+  private finish(tableId: string, building: Building): void {
+    if (this.building.get(tableId) === building) this.building.delete(tableId);
+    // Kept even when the table has moved on: the writes still to arrive bring it up to date, and
+    // one that never will (columns changed) leaves its version behind, so it is not used.
+    if (!building.stale && this.current(tableId)) {
+      let live = 0;
+      for (const id of building.ids) if (id !== null) live++;
+      const slots = new Map(building.slots.map((slot, k) => [slot, new Column(building.arrays[k]!)]));
+      this.tables.set(tableId, { version: building.version, ids: building.ids, positions: building.positions, slots, live });
+    }
+    for (const resolve of building.waiters) resolve();
   }
 
   /**
-   * Builds the cache of `slots` in the background, a chunk per timer tick. `current` reads the
-   * table again at the end: a build overtaken by a write is thrown away (the next walk asks again).
+   * Applies one committed write; a cache (or build) that was not at the version before it is
+   * dropped. One already at the write's version may have read the table between the write's
+   * transaction and this call (a table record is visible before its write's changes arrive here);
+   * applying the changes again is harmless.
    */
-  warm(table: TableRecord, slots: number[], current: () => TableRecord | undefined): void {
-    if (this.closed || this.warming.has(table.id) || this.peek(table, slots)) return;
-    const ids: string[] = [];
-    const arrays = slots.map(() => [] as unknown[]);
-    let after: string | undefined;
-    const step = () => {
-      try {
-        let n = 0;
-        for (const row of this.rows.scanRows(table.seq, false, after)) {
-          ids.push(row.id);
-          slots.forEach((slot, k) => arrays[k]!.push(slotValue(row, slot)));
-          after = row.id;
-          if (++n >= WARM_CHUNK) return void this.warming.set(table.id, setTimeout(step, 0));
-        }
-      } catch {
-        // The table went away under the build (or the store is closing): nothing to keep.
-        this.warming.delete(table.id);
-        return;
-      }
-      this.warming.delete(table.id);
-      if (this.closed || current()?.data_version !== table.data_version) return;
-      const positions = new Map(ids.map((id, i) => [id, i]));
-      const built = new Map(slots.map((slot, k) => [slot, new Column(arrays[k]!)]));
-      const existing = this.tables.get(table.id);
-      if (existing?.version === table.data_version) {
-        for (const [slot, column] of built) if (!existing.slots.has(slot)) existing.slots.set(slot, column);
-        return;
-      }
-      this.tables.set(table.id, { version: table.data_version, ids, positions, slots: built, live: ids.length });
-    };
-    this.warming.set(table.id, setTimeout(step, 0));
-  }
-
-  /** Row ids by position (null for deleted rows) and readers by position of the given slots. */
-  columns(table: TableRecord, slots: number[]): { ids: Array<string | null>; reader: (slot: number) => (i: number) => unknown } {
-    let entry = this.tables.get(table.id);
-    if (!entry || entry.version !== table.data_version) {
-      // One pass over the rows gives the positions and the slots asked for.
-      entry = { version: table.data_version, ids: [], positions: new Map(), slots: new Map(), live: 0 };
-      const arrays = slots.map(() => [] as unknown[]);
-      for (const row of this.rows.scanRows(table.seq, false)) {
-        entry.positions.set(row.id, entry.ids.length);
-        entry.ids.push(row.id);
-        slots.forEach((slot, k) => arrays[k]!.push(slotValue(row, slot)));
-      }
-      slots.forEach((slot, k) => entry!.slots.set(slot, new Column(arrays[k]!)));
-      entry.live = entry.ids.length;
-      this.tables.set(table.id, entry);
-    }
-    const missing = slots.filter((s) => !entry!.slots.has(s));
-    if (missing.length) {
-      const arrays = missing.map(() => new Array<unknown>(entry!.ids.length).fill(null));
-      for (const row of this.rows.scanRows(table.seq, false)) {
-        const i = entry.positions.get(row.id);
-        if (i === undefined) continue;
-        missing.forEach((slot, k) => (arrays[k]![i] = slotValue(row, slot)));
-      }
-      missing.forEach((slot, k) => entry!.slots.set(slot, new Column(arrays[k]!)));
-    }
-    const e = entry;
-    return { ids: e.ids, reader: (slot) => e.slots.get(slot)!.reader() };
-  }
-
-  /** Applies one committed write; a cache that was not at the version before it is dropped. */
   apply(table: TableRecord, changes: { upserted?: RowRecord[]; removed?: string[]; cleared?: boolean }): void {
+    const follows = (version: number) => version === table.data_version - 1 || version === table.data_version;
+    const building = this.building.get(table.id);
+    if (building && !building.stale) {
+      if (changes.cleared || !follows(building.version)) {
+        building.stale = true;
+      } else {
+        building.version = table.data_version;
+        for (const id of changes.removed ?? []) {
+          const i = building.positions.get(id);
+          if (i === undefined) continue;
+          building.ids[i] = null;
+          building.positions.delete(id);
+          for (const array of building.arrays) array[i] = null;
+        }
+        // A row the scan has not reached yet is put again when it gets there, in the same place.
+        for (const row of changes.upserted ?? []) this.put(building, row);
+      }
+    }
     const entry = this.tables.get(table.id);
     if (!entry) return;
-    if (changes.cleared || entry.version !== table.data_version - 1) {
+    if (changes.cleared || !follows(entry.version)) {
       this.tables.delete(table.id);
       return;
     }
@@ -249,5 +307,7 @@ export class ColumnCache {
 
   drop(tableId: string): void {
     this.tables.delete(tableId);
+    const building = this.building.get(tableId);
+    if (building) building.stale = true;
   }
 }

@@ -19,6 +19,8 @@
 import MiniSearch from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
 import { isSearchable } from '../services/row-fields';
+import { BUILD_AT_ONCE_ROWS, type BuildQueue } from '../jobs/builds';
+import { ApiError } from '../lib/errors';
 import type { RowRecord, RowsStore } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
 
@@ -50,6 +52,11 @@ type Posting = number | number[];
 
 interface TableIndex {
   ftsVersion: number;
+  /** The scan of the rows has reached the end; until then writes are followed but searches wait. */
+  ready: boolean;
+  /** The last row id scanned. */
+  after?: string;
+  waiters: Array<() => void>;
   terms: SearchableMap<Posting>;
   /** Row ids by ordinal; null where a row was removed or rewritten (a tombstone). */
   ids: Array<string | null>;
@@ -82,7 +89,13 @@ const COMPACT_AFTER = 1024;
 export class SearchIndexes {
   private readonly indexes = new Map<string, TableIndex>();
 
-  constructor(private readonly rows: RowsStore) {}
+  private serial = 0;
+
+  constructor(
+    private readonly rows: RowsStore,
+    private readonly builds: BuildQueue,
+    private readonly current: (tableId: string) => TableRecord | undefined,
+  ) {}
 
   /** The searchable text of a row: its searchable columns' values, as one text. */
   private rowText(table: TableRecord): (row: RowRecord) => string {
@@ -90,7 +103,9 @@ export class SearchIndexes {
     return (row) => slots.map((s) => text(row.values[s])).join('\n');
   }
 
+  /** Indexes a row (again: an earlier ordinal of it becomes a tombstone). */
   private add(entry: TableIndex, row: RowRecord, rowText: (row: RowRecord) => string): void {
+    this.remove(entry, row.id);
     const ordinal = entry.ids.length;
     entry.ids.push(row.id);
     entry.ordinals.set(row.id, ordinal);
@@ -132,15 +147,58 @@ export class SearchIndexes {
     entry.dead = 0;
   }
 
-  /** The table's index, built from the store when missing or made for other searchable columns. */
-  private index(table: TableRecord): TableIndex {
-    const existing = this.indexes.get(table.id);
-    if (existing && existing.ftsVersion === table.fts_version) return existing;
-    const entry: TableIndex = { ftsVersion: table.fts_version, terms: new SearchableMap(), ids: [], ordinals: new Map(), dead: 0 };
-    const rowText = this.rowText(table);
-    for (const row of this.rows.scanRows(table.seq, false)) this.add(entry, row, rowText);
+  private newEntry(table: TableRecord): TableIndex {
+    const entry: TableIndex = { ftsVersion: table.fts_version, ready: false, waiters: [], terms: new SearchableMap(), ids: [], ordinals: new Map(), dead: 0 };
     this.indexes.set(table.id, entry);
     return entry;
+  }
+
+  /** Starts indexing the table in the background, unless its index is built or under way. */
+  request(table: TableRecord): void {
+    if (this.indexes.get(table.id)?.ftsVersion === table.fts_version) return;
+    const entry = this.newEntry(table);
+    // Keys are per build: a build given up may still sit in the queue until its next step.
+    this.builds.add({ key: `search:${table.id}:${++this.serial}`, step: (deadline) => this.step(table, entry, deadline), done: () => this.finish(table.id, entry) });
+  }
+
+  /** Waits until the table's index is built (building a small table's at once). */
+  async load(table: TableRecord): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const existing = this.indexes.get(table.id);
+      if (existing?.ready && existing.ftsVersion === table.fts_version) return;
+      if (table.row_count <= BUILD_AT_ONCE_ROWS && (!existing || existing.ftsVersion !== table.fts_version)) {
+        const entry = this.newEntry(table);
+        this.step(table, entry, Infinity);
+        this.finish(table.id, entry);
+        return;
+      }
+      this.request(table);
+      const entry = this.indexes.get(table.id)!;
+      if (!entry.ready) await new Promise<void>((resolve) => entry.waiters.push(resolve));
+      table = this.current(table.id) ?? table;
+    }
+    // The searchable columns kept changing under the build.
+    throw new ApiError(503, 'service_unavailable', 'The search index of this table is being rebuilt; try again shortly', {}, { 'Retry-After': '1' });
+  }
+
+  /** Indexes rows in id order from where it stopped until the deadline; true once at the end (or given up). */
+  private step(table: TableRecord, entry: TableIndex, deadline: number): boolean {
+    if (this.indexes.get(table.id) !== entry) return true;
+    const rowText = this.rowText(table);
+    let n = 0;
+    for (const row of this.rows.scanRows(table.seq, false, entry.after)) {
+      entry.after = row.id;
+      // A row a write already indexed is current: the write committed before this read.
+      if (!entry.ordinals.has(row.id)) this.add(entry, row, rowText);
+      if ((++n & 255) === 0 && performance.now() >= deadline) return false;
+    }
+    return true;
+  }
+
+  private finish(tableId: string, entry: TableIndex): void {
+    if (this.indexes.get(tableId) === entry) entry.ready = true;
+    for (const resolve of entry.waiters) resolve();
+    entry.waiters = [];
   }
 
   /**
@@ -157,10 +215,11 @@ export class SearchIndexes {
     return { postings, total };
   }
 
-  /** The rows matching every term. */
+  /** The rows matching every term; `load` the table's index first. */
   search(table: TableRecord, terms: string[]): SearchHits {
     if (terms.length === 0 || table.columns_json.filter(isSearchable).length === 0) return NO_HITS;
-    const entry = this.index(table);
+    const entry = this.indexes.get(table.id);
+    if (!entry?.ready || entry.ftsVersion !== table.fts_version) throw new Error(`search index of ${table.id} is not loaded`);
     const { ids, ordinals } = entry;
     // The rarest term first: the others only have to confirm its rows.
     const [first, ...others] = [...new Set(terms)].map((t) => this.postingsOf(entry, t)).sort((a, b) => a.total - b.total);
@@ -213,8 +272,8 @@ export class SearchIndexes {
     const entry = this.indexes.get(table.id);
     if (!entry) return;
     if (entry.ftsVersion !== table.fts_version || changes.cleared) {
-      // Rebuilt from the store on the next search that needs it.
-      this.indexes.delete(table.id);
+      // Rebuilt from the store on the next search that needs it; a build under way stops.
+      this.dropEntry(table.id);
       return;
     }
     const rowText = this.rowText(table);
@@ -227,6 +286,13 @@ export class SearchIndexes {
   }
 
   drop(tableId: string): void {
+    this.dropEntry(tableId);
+  }
+
+  private dropEntry(tableId: string): void {
+    const entry = this.indexes.get(tableId);
     this.indexes.delete(tableId);
+    // Searches waiting on a build that was given up look again (and start a new one).
+    if (entry && !entry.ready) this.finish(tableId, entry);
   }
 }

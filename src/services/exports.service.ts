@@ -183,7 +183,7 @@ export class ExportsService {
       let count = 0;
       let cursor: string | undefined;
       do {
-        const page = this.rows.list(record.project_id, table.id, { ...query, cursor });
+        const page = await this.rows.list(record.project_id, table.id, { ...query, cursor });
         await writer.page(page.rows as Array<Record<string, unknown>>);
         count += page.rows.length;
         cursor = page.nextCursor ?? undefined;

@@ -73,7 +73,6 @@ export class RowsQuery {
     private readonly search: SearchIndexes,
     private readonly cursors: CursorCodec,
     private readonly columns: ColumnCache,
-    private readonly current: (tableId: string) => TableRecord | undefined,
   ) {}
 
   spec(table: TableRecord): ListSpec {
@@ -85,18 +84,32 @@ export class RowsQuery {
     return parseListQuery(this.spec(table), { ...params, order: params.order || table.default_sort || undefined }, this.cursors);
   }
 
-  list(table: TableRecord, params: ListParams) {
+  /** A page of rows; `tableOf` reads the table again after waiting for its search index to be built. */
+  async list(tableOf: () => TableRecord, params: ListParams) {
+    let table = tableOf();
+    let query = this.parse(table, params);
+    const terms = query.terms.flatMap(queryTerms);
+    for (let attempt = 1; terms.length; attempt++) {
+      await this.search.load(table);
+      const now = tableOf();
+      if (now.revision === table.revision) {
+        table = now;
+        break;
+      }
+      // Its columns changed meanwhile: the parameters are checked and the index loaded again.
+      if (attempt === 3) throw new ApiError(503, 'service_unavailable', 'The columns of this table are changing; try again shortly', {}, { 'Retry-After': '1' });
+      table = now;
+      query = this.parse(table, params);
+    }
     const spec = this.spec(table);
-    const query = this.parse(table, params);
-    const page = this.page(table, spec, query);
+    const page = this.page(table, spec, query, terms);
     return envelope('rows', query, { ...page, items: page.items.map((r) => toRow(table, r)) });
   }
 
-  private page(table: TableRecord, spec: ListSpec, query: ListQuery): Page<RowRecord> {
+  private page(table: TableRecord, spec: ListSpec, query: ListQuery, terms: string[]): Page<RowRecord> {
     const get = rowField(table);
     const access: Access<RowRecord> = { get, id: (r) => r.id };
     const matches = compileFilter(query.filter, rowAccessor(table));
-    const terms = query.terms.flatMap(queryTerms);
     const hits = terms.length ? this.search.search(table, terms) : null;
 
     const inMemory = (rows: RowRecord[]) => pageOfSorted(sortByOrder(rows, query, access), query, access, this.cursors);
@@ -104,7 +117,7 @@ export class RowsQuery {
     if (ids !== null) return inMemory(this.fetch(table, ids, hits ? (row) => hits.has(row.id) && matches(row) : matches));
     const prefilter = this.prefilter(table, query);
     // Without the column cache a long filtered walk asks for it to be built.
-    const warm = !prefilter && query.filter && table.row_count >= WARM_TABLE_ROWS ? () => this.warmFor(table, query) : null;
+    const warm = !prefilter && query.filter && table.row_count >= WARM_TABLE_ROWS ? () => this.columns.request(table) : null;
     if (hits === null) return this.walk(table, query, matches, access, prefilter, warm);
     const isHit = prefilter ? (id: string) => hits.has(id) && prefilter(id) : (id: string) => hits.has(id);
     // A walk of the order meets a hit about every row_count / hits entries. Fewer hits than that
@@ -239,11 +252,6 @@ export class RowsQuery {
     return pageFrom(ordered.slice(skip, skip + query.limit), ordered.length > skip + query.limit, query, access, this.cursors);
   }
 
-  private warmFor(table: TableRecord, query: ListQuery): void {
-    const fields = [...filterFields(query.filter)].filter((f) => f !== 'created_at' && f !== 'id');
-    if (fields.length) this.columns.warm(table, fields.map((f) => slotOf(table, f)!), () => this.current(table.id));
-  }
-
   /**
    * Rows in the order of one key, starting after the cursor (single key) or at its value (several).
    * Rows the prefilter rules out are skipped without being read. In creation order, `sortedIds`
@@ -310,7 +318,7 @@ export class RowsQuery {
    * Aggregates over the rows a filter matches: the few candidates of a selective index probe are
    * fetched; otherwise the filter runs over the column cache, so no row is decoded.
    */
-  private aggregateRows(table: TableRecord, aggs: Agg[], filterText: string): Record<string, number | null> {
+  private async aggregateRows(table: TableRecord, aggs: Agg[], filterText: string): Promise<Record<string, number | null>> {
     const spec = this.spec(table);
     const filter = parseFilter(filterText, filterLookup(spec));
     const ids = this.candidates(table, filter, lookupIn(spec));
@@ -329,7 +337,7 @@ export class RowsQuery {
       return accumulate(aggs, found, accessor);
     }
     const slotFor = new Map([...fields].map((f) => [f, slotOf(table, f)!]));
-    const cols = this.columns.columns(table, [...slotFor.values()]);
+    const cols = await this.columns.load(table, [...slotFor.values()]);
     const accessor = (field: string): ((i: number) => unknown) => (field === 'id' ? (i) => cols.ids[i] : cols.reader(slotFor.get(field)!));
     const matches = compileFilter(filter, accessor);
     const hits: number[] = [];
@@ -342,7 +350,7 @@ export class RowsQuery {
    * count, or the first and last entry of a column); sums, averages and distinct counts, and
    * everything under a filter, come from the matching rows through the column cache.
    */
-  aggregate(table: TableRecord, aggsText: string, filterText: string): Record<string, number | null> {
+  async aggregate(table: TableRecord, aggsText: string, filterText: string): Promise<Record<string, number | null>> {
     const aggs = parseAggs(aggsText, lookupIn(this.spec(table)));
     const out: Record<string, number | null> = {};
     const fromRows: Agg[] = [];
@@ -351,7 +359,7 @@ export class RowsQuery {
       if (fromIndex === undefined) fromRows.push(agg);
       else out[agg.alias] = fromIndex;
     }
-    if (fromRows.length) Object.assign(out, this.aggregateRows(table, fromRows, filterText));
+    if (fromRows.length) Object.assign(out, await this.aggregateRows(table, fromRows, filterText));
     // Keep the order the aggregates were asked in.
     return Object.fromEntries(aggs.map((a) => [a.alias, out[a.alias] ?? null]));
   }

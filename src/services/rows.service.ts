@@ -59,7 +59,7 @@ export class RowsService {
   ) {}
 
   list(projectId: string, tableId: string, params: ListParams) {
-    return this.query.list(this.tables.requireActive(projectId, tableId), params);
+    return this.query.list(() => this.tables.requireActive(projectId, tableId), params);
   }
 
   /** Checks list parameters without running the list (exports check before they start). */

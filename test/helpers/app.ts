@@ -62,7 +62,7 @@ export async function startApp(options: { config?: Partial<Config>; clock?: Cloc
   const close = async (keepData = false) => {
     await app.services.dispatcher.stop();
     await app.services.exports.settle();
-    app.services.columnCache.close();
+    app.services.builds.close();
     await store.close();
     if (!keepData) rmSync(dataDir, { recursive: true, force: true });
   };

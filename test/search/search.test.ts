@@ -60,15 +60,16 @@ function reference(q: string): string[] {
   return found.map((r) => r.id as string).sort();
 }
 
-function viaIndex(q: string): string[] {
+async function viaIndex(q: string): Promise<string[]> {
   const table = app.services.tables.get('proj_default', tableId);
+  await app.services.search.load(table);
   return app.services.search.search(table, queryTerms(q)).ids().sort();
 }
 
 describe('on the rows as written', () => {
-  test.each(QUERIES)('index and MiniSearch agree on %p', (q) => {
+  test.each(QUERIES)('index and MiniSearch agree on %p', async (q) => {
     const want = reference(q);
-    expect(viaIndex(q)).toEqual(want);
+    expect(await viaIndex(q)).toEqual(want);
   });
   test('the queries are not trivial', () => {
     const sizes = QUERIES.map((q) => reference(q).length);
@@ -82,14 +83,14 @@ describe('after rewrites and deletes (tombstones, then compaction)', () => {
     const base = `/v1/projects/proj_default/tables/${tableId}/rows`;
     const ids: string[] = (await app.request('GET', `${base}?limit=100&order=id.asc`)).body.rows.map((r: { id: string }) => r.id);
     // Build the index first, so the writes below go through its in-place upkeep.
-    viaIndex('freight');
+    await viaIndex('freight');
     expect((await app.request('POST', `${base}/bulk`, { body: { deletes: ids.slice(0, 40) } })).status).toBe(200);
     const page = (await app.request('GET', `${base}?limit=100&order=id.asc`)).body.rows as Array<{ id: string }>;
     const updates = page.map((r, i) => ({ id: r.id, data: { title: i % 2 ? 'zanzibar madagascar' : 'freight' } }));
     // Enough rewrites for tombstones to outnumber live rows, which compacts the postings.
     for (let round = 0; round < 12; round++) expect((await app.request('POST', `${base}/bulk`, { body: { updates } })).status).toBe(200);
   });
-  test.each([...QUERIES, 'zanzibar', 'madagascar zanzibar', 'zanzibar freight'])('index and MiniSearch agree on %p', (q) => {
-    expect(viaIndex(q)).toEqual(reference(q));
+  test.each([...QUERIES, 'zanzibar', 'madagascar zanzibar', 'zanzibar freight'])('index and MiniSearch agree on %p', async (q) => {
+    expect(await viaIndex(q)).toEqual(reference(q));
   });
 });

@@ -1,0 +1,77 @@
+/**
+ * Background builds of derived data (the column cache, the search index): one build at a time, a
+ * short time slice per timer tick, so requests are served between slices and a build of a million
+ * rows never holds the event loop for more than a slice. Slices are CPU budgets, measured with
+ * `performance.now()`, not points in time, so they do not read the service clock.
+ */
+
+/** Tables this small have their derived data built at once when first needed; larger ones in the background. */
+export const BUILD_AT_ONCE_ROWS = 10_000;
+
+export interface BuildTask {
+  /** One task per key is queued at a time. */
+  key: string;
+  /** Works until `deadline` (a `performance.now()` value); true once finished. Throwing ends it too. */
+  step(deadline: number): boolean;
+  /** Called once, when finished, failed (with the error) or cancelled by close. */
+  done(error?: unknown): void;
+}
+
+export class BuildQueue {
+  private tasks: BuildTask[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
+
+  constructor(private readonly sliceMs = 4) {}
+
+  /** Tasks queued or under way. */
+  get size(): number {
+    return this.tasks.length;
+  }
+
+  has(key: string): boolean {
+    return this.tasks.some((t) => t.key === key);
+  }
+
+  /** Queues a task unless one with its key is queued already; returns whether it was queued. */
+  add(task: BuildTask): boolean {
+    if (this.closed || this.has(task.key)) return false;
+    this.tasks.push(task);
+    this.schedule();
+    return true;
+  }
+
+  private schedule(): void {
+    if (this.timer || this.closed || this.tasks.length === 0) return;
+    this.timer = setTimeout(() => this.tick(), 0);
+  }
+
+  private tick(): void {
+    this.timer = null;
+    const task = this.tasks[0];
+    if (!task) return;
+    let finished: boolean;
+    let error: unknown;
+    try {
+      finished = task.step(performance.now() + this.sliceMs);
+    } catch (e) {
+      finished = true;
+      error = e;
+    }
+    if (finished) {
+      this.tasks.shift();
+      task.done(error);
+    }
+    this.schedule();
+  }
+
+  /** Stops building; unfinished tasks end with an error. Call before the store closes. */
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const left = this.tasks;
+    this.tasks = [];
+    for (const task of left) task.done(new Error('the service is shutting down'));
+  }
+}
