@@ -19,6 +19,7 @@ import { parseAggs, type Agg } from '../query/aggs';
 import { filterFields, parseFilter, type FilterNode } from '../query/filter';
 import type { OrderKey } from '../query/order';
 import { candidatePlan, type Bound, type Probe } from '../query/plan';
+import { BUILD_AT_ONCE_ROWS } from '../jobs/builds';
 import type { ColumnCache } from '../search/column-cache';
 import { queryTerms, type SearchIndexes } from '../search/search';
 import { SYSTEM_SLOTS, indexValue, type IndexKeyBound, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
@@ -33,8 +34,7 @@ export const DISTINCT_SCAN_CAP = 20_000;
 export const CANDIDATE_CAP = 300;
 /** Relative costs, per item, of passing an order-index entry, sorting a hit's id, and fetching a row (measured at a million rows). */
 const COST = { walkEntry: 1, sortId: 0.5, fetchRow: 8 };
-/** A walk on a table this large that passes this many rows asks for the column cache to be built. */
-export const WARM_TABLE_ROWS = 10_000;
+/** A walk on a table larger than BUILD_AT_ONCE_ROWS that passes this many rows asks for the column cache. */
 export const WARM_AFTER_WALKED = 1000;
 
 export function slotOf(table: TableRecord, field: string): number | undefined {
@@ -117,7 +117,7 @@ export class RowsQuery {
     if (ids !== null) return inMemory(this.fetch(table, ids, hits ? (row) => hits.has(row.id) && matches(row) : matches));
     const prefilter = this.prefilter(table, query);
     // Without the column cache a long filtered walk asks for it to be built.
-    const warm = !prefilter && query.filter && table.row_count >= WARM_TABLE_ROWS ? () => this.columns.request(table) : null;
+    const warm = !prefilter && query.filter && table.row_count > BUILD_AT_ONCE_ROWS ? () => this.columns.request(table) : null;
     if (hits === null) return this.walk(table, query, matches, access, prefilter, warm);
     const isHit = prefilter ? (id: string) => hits.has(id) && prefilter(id) : (id: string) => hits.has(id);
     // A walk of the order meets a hit about every row_count / hits entries. Fewer hits than that
