@@ -11,6 +11,7 @@
  */
 import { BUILD_AT_ONCE_ROWS, type BuildQueue } from '../jobs/builds';
 import { ApiError } from '../lib/errors';
+import { ownString } from '../lib/strings';
 import { SYSTEM_SLOTS, slotValue, type RowRecord, type RowsStore } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
 
@@ -142,6 +143,11 @@ interface Building {
 
 export type ColumnReaders = { ids: Array<string | null>; at: (id: string) => number | undefined; reader: (slot: number) => (i: number) => unknown };
 
+/** A value as the cache keeps it: strings as copies of their own (see ownString). */
+function held(value: unknown): unknown {
+  return typeof value === 'string' ? ownString(value) : value;
+}
+
 /** Every slot the cache holds for a table: each column's and the indexed system fields'. */
 function allSlots(table: TableRecord): number[] {
   return [...Object.values(SYSTEM_SLOTS), ...table.columns_json.map((c) => table.slots[c.id]!)];
@@ -232,11 +238,12 @@ export class ColumnCache {
     let i = building.positions.get(row.id);
     if (i === undefined) {
       i = building.ids.length;
-      building.ids.push(row.id);
-      building.positions.set(row.id, i);
+      const id = ownString(row.id);
+      building.ids.push(id);
+      building.positions.set(id, i);
     }
     const at = i;
-    building.slots.forEach((slot, k) => (building.arrays[k]![at] = slotValue(row, slot)));
+    building.slots.forEach((slot, k) => (building.arrays[k]![at] = held(slotValue(row, slot))));
   }
 
   private finish(tableId: string, building: Building): void {
@@ -294,11 +301,12 @@ export class ColumnCache {
       let i = entry.positions.get(row.id);
       if (i === undefined) {
         i = entry.ids.length;
-        entry.ids.push(row.id);
-        entry.positions.set(row.id, i);
+        const id = ownString(row.id);
+        entry.ids.push(id);
+        entry.positions.set(id, i);
         entry.live++;
       }
-      for (const [slot, column] of entry.slots) column.set(i, slotValue(row, slot));
+      for (const [slot, column] of entry.slots) column.set(i, held(slotValue(row, slot)));
     }
     // Mostly deleted: start afresh rather than carry the holes.
     if (entry.ids.length > 1024 && entry.live < entry.ids.length / 2) this.tables.delete(table.id);

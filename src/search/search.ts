@@ -21,6 +21,7 @@ import SearchableMap from 'minisearch/SearchableMap';
 import { isSearchable } from '../services/row-fields';
 import { BUILD_AT_ONCE_ROWS, type BuildQueue } from '../jobs/builds';
 import { ApiError } from '../lib/errors';
+import { ownString } from '../lib/strings';
 import type { RowRecord, RowsStore } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
 
@@ -107,15 +108,23 @@ export class SearchIndexes {
   private add(entry: TableIndex, row: RowRecord, rowText: (row: RowRecord) => string): void {
     this.remove(entry, row.id);
     const ordinal = entry.ids.length;
-    entry.ids.push(row.id);
-    entry.ordinals.set(row.id, ordinal);
+    const id = ownString(row.id);
+    entry.ids.push(id);
+    entry.ordinals.set(id, ordinal);
     for (const term of new Set(queryTerms(rowText(row)))) {
+      let added = false;
       entry.terms.update(term, (p) => {
+        added = p === undefined;
         if (p === undefined) return ordinal;
         if (typeof p === 'number') return [p, ordinal];
         p.push(ordinal);
         return p;
       });
+      // The tree keeps slices of a new key: of its own copy, not of the row's whole text.
+      if (added) {
+        entry.terms.delete(term);
+        entry.terms.set(ownString(term), ordinal);
+      }
     }
   }
 
