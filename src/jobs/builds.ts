@@ -19,7 +19,7 @@ export interface BuildTask {
 
 export class BuildQueue {
   private tasks: BuildTask[] = [];
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private timer: ReturnType<typeof setImmediate> | null = null;
   private closed = false;
 
   constructor(private readonly sliceMs = 4) {}
@@ -43,7 +43,7 @@ export class BuildQueue {
 
   private schedule(): void {
     if (this.timer || this.closed || this.tasks.length === 0) return;
-    this.timer = setTimeout(() => this.tick(), 0);
+    this.timer = setImmediate(() => this.tick());
   }
 
   private tick(): void {
@@ -68,7 +68,7 @@ export class BuildQueue {
   /** Stops building; unfinished tasks end with an error. Call before the store closes. */
   close(): void {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) clearImmediate(this.timer);
     this.timer = null;
     const left = this.tasks;
     this.tasks = [];

@@ -17,6 +17,11 @@ import type { TableRecord } from '../store/tables.store';
 
 export const MAX_DICTIONARY = 65_535;
 
+/** A value as the cache keeps it: strings as copies of their own (see ownString). */
+function held(value: unknown): unknown {
+  return typeof value === 'string' ? ownString(value) : value;
+}
+
 /**
  * A growable column, stored by what it holds: only numbers in a Float64Array (NaN for no value),
  * strings of at most 65,535 distinct values as Uint16 codes into a dictionary (0 for no value; one
@@ -39,7 +44,7 @@ export class Column {
       this.codes = new Uint16Array(capacity);
       for (let i = 0; i < initial.length && this.codes; i++) if (initial[i] !== null) this.setCode(i, initial[i] as string, initial);
     } else {
-      this.values = initial;
+      this.values = initial.map(held);
     }
   }
 
@@ -51,9 +56,10 @@ export class Column {
         this.unpack(initial);
         return false;
       }
-      this.dictionary.push(value);
+      const own = ownString(value);
+      this.dictionary.push(own);
       code = this.dictionary.length;
-      this.codeOf.set(value, code);
+      this.codeOf.set(own, code);
     }
     this.codes![i] = code;
     return true;
@@ -61,7 +67,7 @@ export class Column {
 
   /** Moves to a plain array (of the given initial values while still building). */
   private unpack(initial?: unknown[]): void {
-    if (initial) this.values = initial;
+    if (initial) this.values = initial.map(held);
     else if (this.numbers) this.values = Array.from(this.numbers, (v) => (Number.isNaN(v) ? null : v));
     else if (this.codes) this.values = Array.from(this.codes, (c) => (c === 0 ? null : this.dictionary[c - 1]));
     this.numbers = null;
@@ -97,7 +103,7 @@ export class Column {
       if (typeof value === 'string' && this.setCode(i, value)) return;
       if (this.codes) this.unpack();
     }
-    this.values![i] = value;
+    this.values![i] = held(value);
   }
 
   /** A reader by position, with no per-call branching on the storage kind. */
@@ -142,11 +148,6 @@ interface Building {
 }
 
 export type ColumnReaders = { ids: Array<string | null>; at: (id: string) => number | undefined; reader: (slot: number) => (i: number) => unknown };
-
-/** A value as the cache keeps it: strings as copies of their own (see ownString). */
-function held(value: unknown): unknown {
-  return typeof value === 'string' ? ownString(value) : value;
-}
 
 /** Every slot the cache holds for a table: each column's and the indexed system fields'. */
 function allSlots(table: TableRecord): number[] {
@@ -243,7 +244,7 @@ export class ColumnCache {
       building.positions.set(id, i);
     }
     const at = i;
-    building.slots.forEach((slot, k) => (building.arrays[k]![at] = held(slotValue(row, slot))));
+    building.slots.forEach((slot, k) => (building.arrays[k]![at] = slotValue(row, slot)));
   }
 
   private finish(tableId: string, building: Building): void {
@@ -306,7 +307,7 @@ export class ColumnCache {
         entry.positions.set(id, i);
         entry.live++;
       }
-      for (const [slot, column] of entry.slots) column.set(i, held(slotValue(row, slot)));
+      for (const [slot, column] of entry.slots) column.set(i, slotValue(row, slot));
     }
     // Mostly deleted: start afresh rather than carry the holes.
     if (entry.ids.length > 1024 && entry.live < entry.ids.length / 2) this.tables.delete(table.id);

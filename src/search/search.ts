@@ -112,19 +112,11 @@ export class SearchIndexes {
     entry.ids.push(id);
     entry.ordinals.set(id, ordinal);
     for (const term of new Set(queryTerms(rowText(row)))) {
-      let added = false;
-      entry.terms.update(term, (p) => {
-        added = p === undefined;
-        if (p === undefined) return ordinal;
-        if (typeof p === 'number') return [p, ordinal];
-        p.push(ordinal);
-        return p;
-      });
+      const p = entry.terms.get(term);
       // The tree keeps slices of a new key: of its own copy, not of the row's whole text.
-      if (added) {
-        entry.terms.delete(term);
-        entry.terms.set(ownString(term), ordinal);
-      }
+      if (p === undefined) entry.terms.set(ownString(term), ordinal);
+      else if (typeof p === 'number') entry.terms.set(term, [p, ordinal]);
+      else p.push(ordinal);
     }
   }
 
