@@ -45,6 +45,8 @@ export interface Config {
   extractMaxFiles: number;
   /** How long an export's file can be downloaded before it is purged. */
   exportTtlMs: number;
+  /** Build the column cache and search index of every large table in the background at start. */
+  prebuild: boolean;
   /** An OpenAI-compatible chat-completions server for prose; extraction works without it. */
   llm: { baseUrl: string; model: string; apiKey: string | null; timeoutMs: number } | null;
 }
@@ -152,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     extractMaxFileBytes: int(env, 'ROWSMITH_EXTRACT_MAX_FILE_BYTES', 25 * MiB, 1, 4096 * MiB),
     extractMaxFiles: int(env, 'ROWSMITH_EXTRACT_MAX_FILES', 20, 1, 1000),
     exportTtlMs: int(env, 'ROWSMITH_EXPORT_TTL_HOURS', 24, 1, 24 * 365) * HOUR,
+    prebuild: bool(env, 'ROWSMITH_PREBUILD', true),
     llm: llm(env),
   };
 }

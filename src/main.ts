@@ -52,6 +52,10 @@ if (interrupted + interruptedExports) {
   console.log(`rowsmith: marked ${interrupted} batch(es) and ${interruptedExports} export(s) left unfinished by the last run as failed`);
 }
 console.log(`rowsmith: listening on http://${config.host}:${server.port} (data in ${config.dataDir})`);
+if (config.prebuild) {
+  const large = app.services.rows.prebuild();
+  if (large) console.log(`rowsmith: building the column cache and search index of ${large} large table(s) in the background`);
+}
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

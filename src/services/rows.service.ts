@@ -2,6 +2,7 @@
  * The rules of rows: typed create, read, update, delete; atomic bulk with the table's insert mode;
  * and the counters (`row_count`, `data_version`) kept exact in the same transaction as the rows.
  */
+import { BUILD_AT_ONCE_ROWS } from '../jobs/builds';
 import type { Clock } from '../lib/clock';
 import { ApiError, invalidFields } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -11,6 +12,7 @@ import type { SearchIndexes } from '../search/search';
 import type { Store } from '../store/db';
 import { indexValue, type RowRecord, type RowsStore } from '../store/rows.store';
 import type { TableRecord, TablesStore } from '../store/tables.store';
+import { isSearchable } from './row-fields';
 import { columnResolver, rowValues, toRow, type Problem } from './row-values';
 import { slotSpecs, type RowsQuery } from './rows.query';
 import type { TablesService } from './tables.service';
@@ -57,6 +59,16 @@ export class RowsService {
     private readonly columns: ColumnCache,
     private readonly clock: Clock,
   ) {}
+
+  /** Starts background builds of the column cache and search index of every large table; returns how many tables. */
+  prebuild(): number {
+    const tables = this.tablesStore.activeLargerThan(BUILD_AT_ONCE_ROWS);
+    for (const table of tables) {
+      this.columns.request(table);
+      if (table.columns_json.some(isSearchable)) this.search.request(table);
+    }
+    return tables.length;
+  }
 
   list(projectId: string, tableId: string, params: ListParams) {
     return this.query.list(() => this.tables.requireActive(projectId, tableId), params);

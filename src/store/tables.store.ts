@@ -102,6 +102,11 @@ export class TablesStore {
     this.tables.putSync(table.id, table);
   }
 
+  /** Tables that are not deleted and hold more than `rows` rows. */
+  activeLargerThan(rows: number): TableRecord[] {
+    return [...this.tables.getRange().filter(({ value }) => value.deleted_at === null && value.row_count > rows).map(({ value }) => value)];
+  }
+
   /** Tables with index work left: removed columns to clean up or slots to build. */
   withSlotWork(): TableRecord[] {
     return [

@@ -104,3 +104,17 @@ test('the column cache built in the background follows the writes made meanwhile
   expect(want.length).toBeGreaterThan(1000);
   expect(await listAll('filter=amount.lt.500&order=note.asc')).toEqual(want);
 });
+
+test('after a restart, prebuild builds both for every large table in the background', async () => {
+  const dataDir = app.dataDir;
+  await app.close(true);
+  app = await startApp({ dataDir });
+  const table = app.services.tables.get('proj_default', tableId);
+  expect(app.services.columnCache.peek(table, [table.slots.amount!])).toBeNull();
+  expect(() => app.services.search.search(table, ['zanzibar'])).toThrow();
+  expect(app.services.rows.prebuild()).toBe(1);
+  while (app.services.builds.size > 0) await Bun.sleep(5);
+  expect(app.services.columnCache.peek(table, [table.slots.amount!])).not.toBeNull();
+  const want = [...live.values()].filter((r) => words(r).includes('zanzibar')).map((r) => r.id).sort();
+  expect(app.services.search.search(table, ['zanzibar']).ids().sort()).toEqual(want);
+});
