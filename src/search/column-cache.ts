@@ -13,6 +13,7 @@ import { BUILD_AT_ONCE_ROWS, type BuildQueue } from '../jobs/builds';
 import { ApiError } from '../lib/errors';
 import { ownString } from '../lib/strings';
 import { SYSTEM_SLOTS, slotValue, type RowRecord, type RowsStore } from '../store/rows.store';
+import { SortedOrder, type SortableColumn } from './sorted-order';
 import type { TableRecord } from '../store/tables.store';
 
 export const MAX_DICTIONARY = 65_535;
@@ -106,6 +107,13 @@ export class Column {
     this.values![i] = held(value);
   }
 
+  /** The storage an order can be sorted from: numbers or dictionary codes (not plain values). */
+  sortable(): SortableColumn | null {
+    if (this.numbers) return { numbers: this.numbers };
+    if (this.codes) return { codes: this.codes, dictionary: this.dictionary };
+    return null;
+  }
+
   /** A reader by position, with no per-call branching on the storage kind. */
   reader(): (i: number) => unknown {
     const { numbers, codes, dictionary, values } = this;
@@ -131,6 +139,10 @@ interface TableColumns {
   slots: Map<number, Column>;
   /** How many positions hold a live row. */
   live: number;
+  /** Positions follow row id order, so sorted orders can break ties by position. */
+  idOrdered: boolean;
+  /** Sorted orders made so far, by slot (null: the column cannot have one). */
+  orders: Map<number, SortedOrder | null>;
 }
 
 /** A build under way: plain arrays, kept in step with writes as they commit, packed when done. */
@@ -255,7 +267,8 @@ export class ColumnCache {
       let live = 0;
       for (const id of building.ids) if (id !== null) live++;
       const slots = new Map(building.slots.map((slot, k) => [slot, new Column(building.arrays[k]!)]));
-      this.tables.set(tableId, { version: building.version, ids: building.ids, positions: building.positions, slots, live });
+      const idOrdered = ascending(building.ids);
+      this.tables.set(tableId, { version: building.version, ids: building.ids, positions: building.positions, slots, live, idOrdered, orders: new Map() });
     }
     for (const resolve of building.waiters) resolve();
   }
@@ -281,8 +294,8 @@ export class ColumnCache {
           building.positions.delete(id);
           for (const array of building.arrays) array[i] = null;
         }
-        // A row the scan has not reached yet is put again when it gets there, in the same place.
-        for (const row of changes.upserted ?? []) this.put(building, row);
+        // A row the scan has not reached yet is left to it, so positions keep row id order.
+        for (const row of changes.upserted ?? []) if (building.positions.has(row.id) || building.after === undefined || row.id <= building.after) this.put(building, row);
       }
     }
     const entry = this.tables.get(table.id);
@@ -303,15 +316,35 @@ export class ColumnCache {
       if (i === undefined) {
         i = entry.ids.length;
         const id = ownString(row.id);
+        if (entry.idOrdered && lastId(entry.ids) !== undefined && id <= lastId(entry.ids)!) entry.idOrdered = false;
         entry.ids.push(id);
         entry.positions.set(id, i);
         entry.live++;
       }
       for (const [slot, column] of entry.slots) column.set(i, slotValue(row, slot));
+      for (const order of entry.orders.values()) order?.dirty.add(i);
     }
     // Mostly deleted: start afresh rather than carry the holes.
     if (entry.ids.length > 1024 && entry.live < entry.ids.length / 2) this.tables.delete(table.id);
     else entry.version = table.data_version;
+  }
+
+  /**
+   * The rows of a column in index order, when the cache is current and holds the column as numbers
+   * or codes (sorted on first use, and again after many writes); null otherwise.
+   */
+  sorted(table: TableRecord, slot: number): SortedOrder | null {
+    const entry = this.tables.get(table.id);
+    if (!entry || entry.version !== table.data_version || !entry.idOrdered) return null;
+    let order = entry.orders.get(slot);
+    if (order === undefined) {
+      const column = entry.slots.get(slot);
+      order = column ? SortedOrder.of(() => column.sortable(), entry.ids) : null;
+      entry.orders.set(slot, order);
+    }
+    if (!order || !order.usable()) return null;
+    if (order.stale()) order.sort();
+    return order;
   }
 
   drop(tableId: string): void {
@@ -319,4 +352,21 @@ export class ColumnCache {
     const building = this.building.get(tableId);
     if (building) building.stale = true;
   }
+}
+
+/** Whether the live ids are in ascending order. */
+function ascending(ids: Array<string | null>): boolean {
+  let last = '';
+  for (const id of ids) {
+    if (id === null) continue;
+    if (id <= last) return false;
+    last = id;
+  }
+  return true;
+}
+
+/** The last live id. */
+function lastId(ids: Array<string | null>): string | undefined {
+  for (let i = ids.length - 1; i >= 0; i--) if (ids[i] !== null) return ids[i]!;
+  return undefined;
 }

@@ -119,7 +119,7 @@ export class RowsQuery {
     // Without the column cache a long filtered walk asks for it to be built.
     const warm = !prefilter && query.filter && table.row_count > BUILD_AT_ONCE_ROWS ? () => this.columns.request(table) : null;
     if (hits === null) return this.walk(table, query, matches, access, prefilter, warm);
-    const isHit = prefilter ? (id: string) => hits.has(id) && prefilter(id) : (id: string) => hits.has(id);
+    const isHit: Prefilter = prefilter ? (id, position) => hits.has(id) && prefilter(id, position) : (id) => hits.has(id);
     // A walk of the order meets a hit about every row_count / hits entries. Fewer hits than that
     // costs are fetched and sorted; in creation order their ids are sorted instead, and only the
     // page is fetched.
@@ -139,7 +139,7 @@ export class RowsQuery {
    * match; null when the cache does not hold the filter's columns at this version (it is then built
    * in the background once walks on this table turn out long).
    */
-  private prefilter(table: TableRecord, query: ListQuery): ((id: string) => boolean) | null {
+  private prefilter(table: TableRecord, query: ListQuery): Prefilter | null {
     if (!query.filter) return null;
     const fields = [...filterFields(query.filter)];
     if (fields.some((f) => f === 'created_at' || f === 'id')) return null;
@@ -148,8 +148,8 @@ export class RowsQuery {
     if (!cached) return null;
     const slotFor = new Map(fields.map((f, k) => [f, slots[k]!]));
     const matches = compileFilter(query.filter, (field) => cached.reader(slotFor.get(field)!));
-    return (id) => {
-      const i = cached.at(id);
+    return (id, position) => {
+      const i = position ?? cached.at(id);
       return i === undefined || matches(i);
     };
   }
@@ -220,7 +220,7 @@ export class RowsQuery {
     query: ListQuery,
     keep: (r: RowRecord) => boolean,
     access: Access<RowRecord>,
-    prefilter: ((id: string) => boolean) | null,
+    prefilter: Prefilter | null,
     warm: (() => void) | null,
     sortedIds?: string[],
   ): Page<RowRecord> {
@@ -262,7 +262,7 @@ export class RowsQuery {
     key: OrderKey,
     cursor: CursorPosition | null,
     exactResume: boolean,
-    prefilter: ((id: string) => boolean) | null = null,
+    prefilter: Prefilter | null = null,
     sortedIds?: string[],
   ): Generator<RowRecord> {
     if (key.field === 'created_at' || key.field === 'id') {
@@ -281,20 +281,32 @@ export class RowsQuery {
     }
     const slot = slotOf(table, key.field);
     if (slot === undefined) throw new ApiError(400, 'invalid_input', `cannot sort by ${key.field}`);
+    // The column cache's sorted order when it has one (same order, no index keys to decode), else the index.
+    const sorted = this.columns.sorted(table, slot);
+    const scan = (from: IndexKeyBound, to: IndexKeyBound, reverse: boolean): Iterable<{ id: string; position?: number }> => {
+      if (sorted) {
+        const placed = sorted.scan(from, to, reverse);
+        if (placed) return placed;
+        // A write brought a string the order has not ranked yet.
+        sorted.sort();
+        return sorted.scan(from, to, reverse) || [];
+      }
+      return idsOf(this.rows.scanIndex(table.seq, slot, from, to, reverse));
+    };
     const resumeValue = cursor ? indexValue(cursor.values[0]) : undefined;
     const resumeId = cursor && exactResume ? cursor.id : undefined;
-    const nullSegment = (): Generator<[unknown, string]> => {
+    const nullSegment = (): Iterable<{ id: string; position?: number }> => {
       const at: IndexKeyBound = { value: null, inclusive: true };
       const from = resumeValue === null && resumeId ? { value: null, inclusive: true, afterId: resumeId } : at;
-      return key.desc ? this.rows.scanIndex(table.seq, slot, at, from, true) : this.rows.scanIndex(table.seq, slot, from, at);
+      return key.desc ? scan(at, from, true) : scan(from, at, false);
     };
-    const valueSegment = (): Generator<[unknown, string]> => {
+    const valueSegment = (): Iterable<{ id: string; position?: number }> => {
       const start: IndexKeyBound = { value: false, inclusive: true };
       if (resumeValue === undefined || resumeValue === null) {
-        return key.desc ? this.rows.scanIndex(table.seq, slot, start, null, true) : this.rows.scanIndex(table.seq, slot, start, null);
+        return key.desc ? scan(start, null, true) : scan(start, null, false);
       }
       const from: IndexKeyBound = resumeId ? { value: resumeValue, inclusive: true, afterId: resumeId } : { value: resumeValue, inclusive: true };
-      return key.desc ? this.rows.scanIndex(table.seq, slot, start, from, true) : this.rows.scanIndex(table.seq, slot, from, null);
+      return key.desc ? scan(start, from, true) : scan(from, null, false);
     };
     // A cursor past the null segment (or inside the value segment with nulls last) skips what it passed.
     const inNulls = resumeValue === null;
@@ -306,8 +318,8 @@ export class RowsQuery {
         ? [nullSegment]
         : [valueSegment, nullSegment];
     for (const segment of segments) {
-      for (const [, id] of segment()) {
-        if (prefilter && !prefilter(id)) continue;
+      for (const { id, position } of segment()) {
+        if (prefilter && !prefilter(id, position)) continue;
         const row = this.rows.get(table.seq, id);
         if (row) yield row;
       }
@@ -406,6 +418,16 @@ export class RowsQuery {
     counts.sort((a, b) => b.n - a.n || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
     return counts.slice(0, limit).map((c) => c.value);
   }
+}
+
+/**
+ * A check of a row before it is read, by id, or by its position in the column cache when the
+ * walk knows it.
+ */
+type Prefilter = (id: string, position?: number) => boolean;
+
+function* idsOf(entries: Iterable<[unknown, string]>): Generator<{ id: string }> {
+  for (const [, id] of entries) yield { id };
 }
 
 /** Ids of an ascending list in either direction, starting after `after` when given. */

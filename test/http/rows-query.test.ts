@@ -44,7 +44,8 @@ let app: TestApp;
 let base: string;
 let rows: Row[] = [];
 beforeAll(async () => {
-  app = await startApp();
+  // Thousands of list requests: the rate limit is not what this file tests.
+  app = await startApp({ config: { rateLimitPerSecond: 0 } });
   const table = await app.request('POST', TABLES, { body: { name: 'Query', columns_json: COLUMNS } });
   base = `${TABLES}/${table.body.id}`;
   for (let b = 0; b < 3; b++) {
@@ -126,7 +127,7 @@ const CASES: Array<[string, Pred]> = [
     Array.isArray(r.tags) && r.tags.includes('b') && ((typeof r.name === 'string' && r.name.toLowerCase().startsWith('acme')) || (typeof r.dt === 'string' && r.dt.startsWith('2024-0')))],
 ];
 
-describe('every filter operator on every column type matches the plain evaluation', () => {
+function filterCases() {
   for (const [filter, pred] of CASES) {
     test(filter, async () => {
       const got = (await all(`filter=${encodeURIComponent(filter)}&order=id.asc`)).map((r) => r.id);
@@ -134,20 +135,23 @@ describe('every filter operator on every column type matches the plain evaluatio
       expect(got).toEqual(want);
     });
   }
-});
+}
 
-describe('ordering', () => {
-  const compare = (keys: Array<[string, boolean, boolean]>) => (a: Row, b: Row) => {
-    for (const [f, desc, nullsFirst] of keys) {
-      const [x, y] = [a[f], b[f]];
-      if (isNull(x) || isNull(y)) {
-        if (isNull(x) && isNull(y)) continue;
-        return isNull(x) === nullsFirst ? -1 : 1;
-      }
-      if (x !== y) return (x < y ? -1 : 1) * (desc ? -1 : 1);
+describe('every filter operator on every column type matches the plain evaluation', filterCases);
+
+const compareRows = (keys: Array<[string, boolean, boolean]>) => (a: Row, b: Row) => {
+  for (const [f, desc, nullsFirst] of keys) {
+    const [x, y] = [a[f], b[f]];
+    if (isNull(x) || isNull(y)) {
+      if (isNull(x) && isNull(y)) continue;
+      return isNull(x) === nullsFirst ? -1 : 1;
     }
-    return (a.id < b.id ? -1 : 1) * (keys[keys.length - 1]![1] ? -1 : 1);
-  };
+    if (x !== y) return (x < y ? -1 : 1) * (desc ? -1 : 1);
+  }
+  return (a.id < b.id ? -1 : 1) * (keys[keys.length - 1]![1] ? -1 : 1);
+};
+
+function orderingCases() {
   const cases: Array<[string, Array<[string, boolean, boolean]>, string?, Pred?]> = [
     ['num.asc', [['num', false, false]]],
     ['num.desc', [['num', true, true]]],
@@ -159,14 +163,20 @@ describe('ordering', () => {
     ['name.asc', [['name', false, false]], 'num.gt.50', cmp('num', (a) => a > 50)],
     ['em.desc', [['em', true, true]], 'st.eq.paid', (r) => r.st === 'paid'],
     ['cur.asc', [['cur', false, false]], 'or(st.eq.void,ok.eq.false)', (r) => r.st === 'void' || r.ok === false],
+    ['txt.desc', [['txt', true, true]], 'num.lt.0', cmp('num', (a) => a < 0)],
+    ['dt.asc.nullsfirst', [['dt', false, true]], 'st.in.(open,void)', (r) => r.st === 'open' || r.st === 'void'],
   ];
   for (const [order, keys, filter, pred = () => true] of cases) {
     test(`${order}${filter ? ` with ${filter}` : ''}`, async () => {
       const got = (await all(`order=${order}${filter ? `&filter=${encodeURIComponent(filter)}` : ''}`)).map((r) => r.id);
-      const want = [...rows].filter(pred).sort(compare(keys)).map((r) => r.id);
+      const want = [...rows].filter(pred).sort(compareRows(keys)).map((r) => r.id);
       expect(got).toEqual(want);
     });
   }
+}
+
+describe('ordering', () => {
+  orderingCases();
 
   test('page paging gives the same sequence as cursors', async () => {
     const byCursor = (await all('order=num.desc')).map((r) => r.id);
@@ -194,7 +204,7 @@ describe('ordering', () => {
   });
 });
 
-describe('cursors under concurrent inserts', () => {
+function pagingUnderInserts() {
   test('paging while rows are added skips and repeats nothing that was there before', async () => {
     for (const order of ['created_at.desc', 'num.asc', 'st.asc,cur.desc']) {
       const before = new Set((await all(`order=${order}`)).map((r) => r.id));
@@ -218,6 +228,40 @@ describe('cursors under concurrent inserts', () => {
     }
     rows = (await all('order=id.asc')) as Row[];
   });
+}
+
+describe('cursors under concurrent inserts', pagingUnderInserts);
+
+describe('the same with the column cache current (walks in its sorted orders, filters by position)', () => {
+  const current = () => app.services.tables.get('proj_default', base.split('/').pop()!);
+  beforeAll(async () => {
+    // A filtered aggregate over more rows than a candidate fetch loads the column cache.
+    expect((await app.request('GET', `${base}/rows/aggregate?aggs=count&filter=num.gt.-1000`)).status).toBe(200);
+  });
+  test('the cache is current and sorted orders serve numbers and strings', () => {
+    const table = current();
+    expect(app.services.columnCache.peek(table, [table.slots.num!])).not.toBeNull();
+    for (const column of ['num', 'cur', 'dt', 'st', 'name', 'em', 'txt']) expect(app.services.columnCache.sorted(table, table.slots[column]!)).not.toBeNull();
+  });
+  describe('filters', filterCases);
+  describe('ordering', orderingCases);
+  describe('after updates, new values and deletes (the orders walk their dirty rows in step)', () => {
+    beforeAll(async () => {
+      const some = rows.slice(0, 120);
+      const updates = some.slice(0, 80).map((r, i) => ({
+        id: r.id,
+        data: { num: i % 3 ? Math.floor(rand() * 400) - 200 : null, dt: `2025-0${1 + (i % 9)}-1${i % 10}`, name: i % 4 ? `New name ${i % 7}` : null, st: pick(['open', 'paid', 'void', 'draft']) },
+      }));
+      const reply = await app.request('POST', `${base}/rows/bulk`, { body: { updates, deletes: some.slice(80).map((r) => r.id) } });
+      expect(reply.status).toBe(200);
+      rows = (await all('order=id.asc')) as Row[];
+      const table = current();
+      expect(app.services.columnCache.peek(table, [table.slots.num!])).not.toBeNull();
+    });
+    filterCases();
+    orderingCases();
+  });
+  describe('cursors under concurrent inserts', pagingUnderInserts);
 });
 
 describe('q (full-text search)', () => {
