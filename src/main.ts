@@ -29,6 +29,9 @@ const server = Bun.serve({
   hostname: config.host,
   // Our own checks answer first with the error envelope; this is only Bun's backstop.
   maxRequestBodySize: Math.max(config.maxBodyBytes, config.maxUploadBytes) + 1024 * 1024,
+  // Bun closes a connection idle for 10 s by default, cutting off a request that waits longer (a
+  // first search of a large table waits for its index); the gateway's own timeout answers 408 first.
+  idleTimeout: Math.min(255, Math.ceil(config.requestTimeoutMs / 1000) + 5),
   fetch: gateway.fetch,
 });
 

@@ -2,15 +2,15 @@
  * A column's rows in index order, from the column cache: an ordered walk then reads an array
  * instead of LMDB index keys (about 0.6 us each) and tests the filter by position instead of
  * looking the row id up (about 0.5 us). It gives exactly the LMDB index order: nulls first, then
- * numbers by value, or strings in the order of lmdb's ordered-binary keys (the dictionary of a
- * column is ranked with lmdb's own `compareKeys`), ties by row id. Only columns the cache holds as
+ * numbers by value, or strings in the order of their ordered-binary keys (the dictionary of a
+ * column is ranked by its values' encoded keys: UTF-8 byte order, which is not JavaScript's string
+ * order for characters beyond U+FFFF), ties by row id. Only columns the cache holds as
  * numbers or dictionary codes have one, and only while positions follow row id order.
  *
  * Writes after the sort mark their positions dirty; a walk merges those (sorted on the spot) with
  * the sorted ones, and too many dirty positions make the next walk sort again.
  */
-import { compareKeys } from 'lmdb';
-import { indexValue, type IndexKeyBound, type IndexValue } from '../store/rows.store';
+import { indexKeyBytes, indexValue, type IndexKeyBound, type IndexValue } from '../store/rows.store';
 
 /** What a column holds, as the column cache stores it. */
 export type SortableColumn = { numbers: Float64Array } | { codes: Uint16Array; dictionary: string[] };
@@ -36,7 +36,8 @@ export class SortedOrder {
   private keys: Float64Array;
   /** Dictionary code -> rank (equal index values share a rank), for codes sorted so far. */
   private ranks: Float64Array;
-  private readonly rankedDictionary: string[];
+  /** The encoded key of each rank's value, in rank order. */
+  private readonly rankedKeys: Buffer[];
   readonly dirty = new Set<number>();
 
   /** `read` gives the column's storage as it is now (its arrays are replaced as they grow); null once it holds other values. */
@@ -48,30 +49,32 @@ export class SortedOrder {
     this.classes = new Uint8Array(0);
     this.keys = new Float64Array(0);
     this.ranks = new Float64Array(0);
-    this.rankedDictionary = [];
+    this.rankedKeys = [];
   }
 
-  /** The order of a column, or null when it cannot have one (a -0 among the numbers sorts apart in LMDB). */
+  /** A -0 among the numbers: LMDB sorts it apart from 0, which this order does not follow. */
+  private negativeZero = false;
+
+  /** The order of a column, or null when it cannot have one. */
   static of(read: () => SortableColumn | null, ids: Array<string | null>): SortedOrder | null {
-    const column = read();
-    if (!column || ('numbers' in column && column.numbers.some((v) => v === 0 && 1 / v < 0))) return null;
+    if (!read()) return null;
     const order = new SortedOrder(read, ids);
     order.sort();
-    return order;
+    return order.usable() ? order : null;
   }
 
   private get column(): SortableColumn {
     return this.read()!;
   }
 
-  /** Too many writes since the sort: walking would sort much of the column each time. */
+  /** Too many writes since the sort: each walk would sort them all again. */
   stale(): boolean {
-    return this.dirty.size > Math.max(1024, this.positions.length / 16);
+    return this.dirty.size > Math.max(1024, this.positions.length / 64);
   }
 
   /** The cache still holds the column as numbers or codes (a write of another kind of value moves it to plain values). */
   usable(): boolean {
-    return this.read() !== null;
+    return !this.negativeZero && this.read() !== null;
   }
 
   /** Sorts every live position again; dirty positions are then clean. */
@@ -90,6 +93,7 @@ export class SortedOrder {
     const nulls: number[] = [];
     const present: number[] = [];
     for (const p of live) (Number.isNaN(numbers[p]!) ? nulls : present).push(p);
+    this.negativeZero = present.some((p) => numbers[p] === 0 && 1 / numbers[p]! < 0);
     const n = present.length;
     const hi = new Uint32Array(n);
     const lo = new Uint32Array(n);
@@ -127,17 +131,17 @@ export class SortedOrder {
     }
   }
 
-  /** Ranks the dictionary with lmdb's key order, then a counting sort of positions by rank. */
+  /** Ranks the dictionary by encoded key, then a counting sort of positions by rank. */
   private sortCodes(live: number[], codes: Uint16Array, dictionary: string[]): void {
-    const byKey = dictionary.map((value, k) => ({ code: k + 1, key: indexValue(value) as string }));
-    byKey.sort((a, b) => compareKeys(a.key, b.key));
+    const byKey = dictionary.map((value, k) => ({ code: k + 1, key: indexKeyBytes(indexValue(value)) }));
+    byKey.sort((a, b) => Buffer.compare(a.key, b.key));
     this.ranks = new Float64Array(dictionary.length + 1);
-    this.rankedDictionary.length = 0;
+    this.rankedKeys.length = 0;
     let rank = 0;
     byKey.forEach((entry, i) => {
-      if (i === 0 || compareKeys(byKey[i - 1]!.key, entry.key) !== 0) {
+      if (i === 0 || Buffer.compare(byKey[i - 1]!.key, entry.key) !== 0) {
         rank++;
-        this.rankedDictionary.push(entry.key);
+        this.rankedKeys.push(entry.key);
       }
       this.ranks[entry.code] = rank;
     });
@@ -161,6 +165,7 @@ export class SortedOrder {
     const column = this.column;
     if ('numbers' in column) {
       const v = column.numbers[position]!;
+      if (v === 0 && 1 / v < 0) return null;
       return Number.isNaN(v) ? [NULL, 0] : [NUMBER, v];
     }
     const code = column.codes[position]!;
@@ -173,11 +178,12 @@ export class SortedOrder {
     if (value === null) return [NULL, 0];
     if (typeof value === 'boolean') return [BOOLEAN, value ? 1 : 0];
     if (typeof value === 'number') return [NUMBER, value];
+    const key = indexKeyBytes(value);
     let low = 0;
-    let high = this.rankedDictionary.length;
+    let high = this.rankedKeys.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      const c = compareKeys(this.rankedDictionary[mid]!, value);
+      const c = Buffer.compare(this.rankedKeys[mid]!, key);
       if (c === 0) return [STRING, mid + 1];
       if (c < 0) low = mid + 1;
       else high = mid;
@@ -187,8 +193,8 @@ export class SortedOrder {
 
   /**
    * Entries between two bounds, with the meaning `RowsStore.scanIndex` gives them (a bound with
-   * `afterId` leaves out that row and those before it). False when a dirty string has no rank yet
-   * (sort again, then walk).
+   * `afterId` leaves out that row and those before it). False when a dirty value cannot be placed
+   * (a string with no rank yet, or a -0): sort again, then walk if still `usable`.
    */
   scan(from: IndexKeyBound, to: IndexKeyBound, reverse: boolean): Iterable<Placed> | false {
     const dirty: Array<{ position: number; cls: number; key: number; id: string }> = [];

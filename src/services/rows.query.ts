@@ -284,14 +284,13 @@ export class RowsQuery {
     // The column cache's sorted order when it has one (same order, no index keys to decode), else the index.
     const sorted = this.columns.sorted(table, slot);
     const scan = (from: IndexKeyBound, to: IndexKeyBound, reverse: boolean): Iterable<{ id: string; position?: number }> => {
-      if (sorted) {
-        const placed = sorted.scan(from, to, reverse);
-        if (placed) return placed;
-        // A write brought a string the order has not ranked yet.
-        sorted.sort();
-        return sorted.scan(from, to, reverse) || [];
+      let placed = sorted?.scan(from, to, reverse);
+      if (placed === false) {
+        // A write brought a value the order has not placed yet: sort again.
+        sorted!.sort();
+        placed = sorted!.usable() && sorted!.scan(from, to, reverse);
       }
-      return idsOf(this.rows.scanIndex(table.seq, slot, from, to, reverse));
+      return placed || idsOf(this.rows.scanIndex(table.seq, slot, from, to, reverse));
     };
     const resumeValue = cursor ? indexValue(cursor.values[0]) : undefined;
     const resumeId = cursor && exactResume ? cursor.id : undefined;

@@ -4,6 +4,7 @@
  *   row_index  [seq, slot, value, rowId]     -> 1          (one entry per column value; arrays one per element)
  * Row writes and their index entries always change together inside one transaction.
  */
+import * as lmdb from 'lmdb';
 import type { Store } from './db';
 
 export type IndexValue = null | boolean | number | string;
@@ -42,6 +43,14 @@ export function indexValues(value: unknown, multi: boolean): IndexValue[] {
     return [...new Set(value.map(indexValue))];
   }
   return [indexValue(value)];
+}
+
+// lmdb exports its key encoder without declaring it.
+const keyValueToBuffer = (lmdb as unknown as { keyValueToBuffer(key: unknown): Uint8Array }).keyValueToBuffer;
+
+/** The bytes LMDB orders an index value by (copied: lmdb encodes into a buffer it reuses). */
+export function indexKeyBytes(value: IndexValue): Buffer {
+  return Buffer.from(keyValueToBuffer(value));
 }
 
 export interface SlotSpec {
