@@ -120,9 +120,9 @@ export class RowsQuery {
     const warm = !prefilter && query.filter && table.row_count > BUILD_AT_ONCE_ROWS ? () => this.columns.request(table) : null;
     if (hits === null) return this.walk(table, query, matches, access, prefilter, warm);
     const isHit: Prefilter = prefilter ? (id, position) => hits.has(id) && prefilter(id, position) : (id) => hits.has(id);
-    // A walk of the order meets a hit about every row_count / hits entries. Fewer hits than that
-    // costs are fetched and sorted; in creation order their ids are sorted instead, and only the
-    // page is fetched.
+    // A walk of the order passes about row_count / hits entries per hit. When fetching the hits
+    // costs less, they are fetched and sorted (in creation order only their ids are sorted, and
+    // only the page is fetched); otherwise the walk passes the rest without reading them.
     const want = (query.cursor ? 1 : (query.page ?? 1)) * query.limit + 1;
     const walkCost = ((want * table.row_count) / Math.max(1, hits.size)) * COST.walkEntry;
     const first = query.order[0]!.field;
