@@ -2,8 +2,8 @@
  * Full-text `q`: one index per table over its searchable columns, built on MiniSearch's own
  * inverted-index structure (its radix tree, `minisearch/SearchableMap`), tokenizer and term
  * processing, and matched by MiniSearch's rules: a query term matches a word that equals it,
- * starts with it, or (for terms longer than 4 characters) lies within MiniSearch's fuzzy distance
- * of it; every term must match.
+ * starts with it, or (for terms longer than 4 characters without a digit) lies within MiniSearch's
+ * fuzzy distance of it; every term must match.
  *
  * The postings are row ordinals (one number, or an ascending array) instead of the MiniSearch
  * class's per-term maps of document ids, frequencies and field lengths: lists are ordered by
@@ -30,9 +30,12 @@ const processTerm = MiniSearch.getDefault('processTerm') as (term: string) => st
 const FUZZY = 0.2;
 const MAX_FUZZY = MiniSearch.getDefault('searchOptions')?.maxFuzzy ?? 6;
 
-/** How far a word may be from a term and still match it (0 for short terms). */
+/**
+ * How far a word may be from a term and still match it: 0 for short terms, and for terms with a
+ * digit (a typo-tolerant match of an invoice number, amount or date finds the wrong ones).
+ */
 export function maxDistance(term: string): number {
-  return term.length > 4 ? Math.min(MAX_FUZZY, Math.round(term.length * FUZZY)) : 0;
+  return term.length > 4 && !/\d/.test(term) ? Math.min(MAX_FUZZY, Math.round(term.length * FUZZY)) : 0;
 }
 
 /** The terms of a query (or of a row's text), as MiniSearch reads them. */

@@ -44,7 +44,7 @@ afterAll(() => app.close());
 
 const QUERIES = [
   'freight', 'FREIGHT', 'frei', 'fr', 'freihgt', 'consultnig', 'invoice travel', 'travel invoice receipt', 'zurich', 'zürich',
-  'naive', 'e-mail', 'mail', 'co op', "o'brien", 'brien', 'example.com', '123', '#12', 'licence', 'hardwar', 'xyzzy', 'cat cat',
+  'naive', 'e-mail', 'mail', 'co op', "o'brien", 'brien', 'example.com', '123', '#12', 'licence', 'hardwar', 'xyzzy', 'cat cat', 'freight12', 'fraight12', 'invoice3', '10001',
 ];
 
 /** Row ids MiniSearch itself finds for `q` over the table's rows as they are in the store. */
@@ -56,7 +56,7 @@ function reference(q: string): string[] {
     extractField: (row, field) => (field === 'id' ? row.id : slots.map((s) => [row.values[s] ?? ''].flat().join(' ')).join('\n')),
   });
   mini.addAll([...app.services.rowsStore.scanRows(table.seq, false)]);
-  const found = mini.search(q, { combineWith: 'AND', prefix: true, fuzzy: (term) => (term.length > 4 ? 0.2 : false) });
+  const found = mini.search(q, { combineWith: 'AND', prefix: true, fuzzy: (term) => (term.length > 4 && !/\d/.test(term) ? 0.2 : false) });
   return found.map((r) => r.id as string).sort();
 }
 
@@ -73,7 +73,7 @@ describe('on the rows as written', () => {
   });
   test('the queries are not trivial', () => {
     const sizes = QUERIES.map((q) => reference(q).length);
-    expect(sizes.filter((n) => n === 0).length).toBeLessThan(3);
+    expect(sizes.filter((n) => n === 0).length).toBeLessThan(5);
     expect(sizes.some((n) => n > 0 && n < 600)).toBe(true);
   });
 });
