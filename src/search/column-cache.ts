@@ -198,7 +198,7 @@ export class ColumnCache {
     const queued = this.builds.add({
       key: `columns:${table.id}`,
       step: (deadline) => this.step(table.seq, building, deadline),
-      done: () => this.finish(table.id, building),
+      done: (error) => this.finish(table.id, building, error !== undefined),
     });
     if (!queued) this.building.delete(table.id);
   }
@@ -259,11 +259,12 @@ export class ColumnCache {
     building.slots.forEach((slot, k) => (building.arrays[k]![at] = slotValue(row, slot)));
   }
 
-  private finish(tableId: string, building: Building): void {
+  /** Ends a build: a complete one becomes the table's cache; a failed one (or one closed early) is dropped. */
+  private finish(tableId: string, building: Building, failed = false): void {
     if (this.building.get(tableId) === building) this.building.delete(tableId);
     // Kept even when the table has moved on: the writes still to arrive bring it up to date, and
     // one that never will (columns changed) leaves its version behind, so it is not used.
-    if (!building.stale && this.current(tableId)) {
+    if (!failed && !building.stale && this.current(tableId)) {
       let live = 0;
       for (const id of building.ids) if (id !== null) live++;
       const slots = new Map(building.slots.map((slot, k) => [slot, new Column(building.arrays[k]!)]));
@@ -295,7 +296,7 @@ export class ColumnCache {
           for (const array of building.arrays) array[i] = null;
         }
         // A row the scan has not reached yet is left to it, so positions keep row id order.
-        for (const row of changes.upserted ?? []) if (building.positions.has(row.id) || building.after === undefined || row.id <= building.after) this.put(building, row);
+        for (const row of changes.upserted ?? []) if (building.positions.has(row.id) || (building.after !== undefined && row.id <= building.after)) this.put(building, row);
       }
     }
     const entry = this.tables.get(table.id);

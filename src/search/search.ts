@@ -162,7 +162,8 @@ export class SearchIndexes {
     if (this.indexes.get(table.id)?.ftsVersion === table.fts_version) return;
     const entry = this.newEntry(table);
     // Keys are per build: a build given up may still sit in the queue until its next step.
-    this.builds.add({ key: `search:${table.id}:${++this.serial}`, step: (deadline) => this.step(table, entry, deadline), done: () => this.finish(table.id, entry) });
+    const queued = this.builds.add({ key: `search:${table.id}:${++this.serial}`, step: (deadline) => this.step(table, entry, deadline), done: (error) => this.finish(table.id, entry, error !== undefined) });
+    if (!queued) this.indexes.delete(table.id);
   }
 
   /** Waits until the table's index is built (building a small table's at once). */
@@ -177,11 +178,11 @@ export class SearchIndexes {
         return;
       }
       this.request(table);
-      const entry = this.indexes.get(table.id)!;
-      if (!entry.ready) await new Promise<void>((resolve) => entry.waiters.push(resolve));
+      const entry = this.indexes.get(table.id);
+      if (entry && !entry.ready) await new Promise<void>((resolve) => entry.waiters.push(resolve));
       table = this.current(table.id) ?? table;
     }
-    // The searchable columns kept changing under the build.
+    // The searchable columns kept changing under the build (or the service is shutting down).
     throw new ApiError(503, 'service_unavailable', 'The search index of this table is being rebuilt; try again shortly', {}, { 'Retry-After': '1' });
   }
 
@@ -199,8 +200,10 @@ export class SearchIndexes {
     return true;
   }
 
-  private finish(tableId: string, entry: TableIndex): void {
-    if (this.indexes.get(tableId) === entry) entry.ready = true;
+  /** Ends a build: a complete index is ready; a failed one (or one closed early) is dropped, and searches waiting on it try again. */
+  private finish(tableId: string, entry: TableIndex, failed = false): void {
+    if (failed && this.indexes.get(tableId) === entry) this.indexes.delete(tableId);
+    if (!failed && this.indexes.get(tableId) === entry) entry.ready = true;
     for (const resolve of entry.waiters) resolve();
     entry.waiters = [];
   }

@@ -118,3 +118,19 @@ test('after a restart, prebuild builds both for every large table in the backgro
   const want = [...live.values()].filter((r) => words(r).includes('zanzibar')).map((r) => r.id).sort();
   expect(app.services.search.search(table, ['zanzibar']).ids().sort()).toEqual(want);
 });
+
+test('a build cut short (the service closing) is not kept, and what waited on it gets a 503', async () => {
+  const dataDir = app.dataDir;
+  await app.close(true);
+  app = await startApp({ dataDir });
+  const aggregating = app.request('GET', `${base}/rows/aggregate?aggs=sum:amount&filter=kind.eq.c`);
+  const searching = app.request('GET', `${base}/rows?q=freight`);
+  while (app.services.builds.size === 0) await Bun.sleep(1);
+  await Bun.sleep(5);
+  app.services.builds.close();
+  const [aggregate, search] = await Promise.all([aggregating, searching]);
+  expect([aggregate.status, search.status]).toEqual([503, 503]);
+  const table = app.services.tables.get('proj_default', tableId);
+  expect(app.services.columnCache.peek(table, [table.slots.amount!])).toBeNull();
+  expect(() => app.services.search.search(table, ['freight'])).toThrow();
+});
