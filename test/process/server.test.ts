@@ -46,7 +46,7 @@ describe('start-up', () => {
   test('a bad setting stops the process with one line naming the variable', async () => {
     for (const [name, value] of [['PORT', 'abc'], ['ROWSMITH_RATE_LIMIT_PER_SECOND', '-1'], ['ROWSMITH_LOG_REQUESTS', 'maybe'],
       ['ROWSMITH_WEBHOOK_ALLOWED_HOSTS', 'loopback, 10.0.0.0/40'], ['ROWSMITH_WEBHOOK_CA_FILE', '/nonexistent/ca.pem'],
-      ['ROWSMITH_WEBHOOK_RETRY_DELAYS_MS', '5000,soon']] as const) {
+      ['ROWSMITH_WEBHOOK_RETRY_DELAYS_MS', '5000,soon'], ['ROWSMITH_PREBUILD', 'sometimes']] as const) {
       const proc = Bun.spawn([process.execPath, 'src/main.ts'], {
         env: { ...process.env, DATA_DIR: freshDir(), [name]: value },
         stdout: 'pipe',
@@ -58,6 +58,37 @@ describe('start-up', () => {
       expect(stderr.split('\n')).toHaveLength(1);
       expect(stderr).toStartWith(`rowsmith: ${name} `);
     }
+  });
+});
+
+describe('prebuild', () => {
+  test('after a restart, large tables have their caches built in the background unless ROWSMITH_PREBUILD=false', async () => {
+    const dataDir = freshDir();
+    const key = 'prebuild-test-bootstrap-key-1234';
+    const headers = { authorization: `ApiKey ${key}`, 'content-type': 'application/json' };
+    const first = await startServer({ DATA_DIR: dataDir, ROWSMITH_BOOTSTRAP_KEY: key, ROWSMITH_RATE_LIMIT_PER_SECOND: '0' });
+    const created = await fetch(`${first.url}/v1/projects/proj_default/tables`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Large', columns_json: [{ id: 'note', name: 'Note', type: 'text' }] }),
+    });
+    const rows = `${first.url}/v1/projects/proj_default/tables/${((await created.json()) as { id: string }).id}/rows`;
+    for (let n = 0; n < 10_001; n += 1000) {
+      const creates = Array.from({ length: Math.min(1000, 10_001 - n) }, (_, i) => ({ note: `parcel ${n + i}` }));
+      expect((await fetch(`${rows}/bulk`, { method: 'POST', headers, body: JSON.stringify({ creates }) })).status).toBe(200);
+    }
+    expect(first.output()).not.toContain('in the background');
+    expect(await first.stop()).toBe(0);
+
+    const second = await startServer({ DATA_DIR: dataDir, ROWSMITH_BOOTSTRAP_KEY: key });
+    expect(second.output()).toContain('rowsmith: building the column cache and search index of 1 large table(s) in the background');
+    const search = await fetch(`${rows.replace(first.url, second.url)}?q=parcel`, { headers });
+    expect(((await search.json()) as { count: number }).count).toBe(20);
+    expect(await second.stop()).toBe(0);
+
+    const third = await startServer({ DATA_DIR: dataDir, ROWSMITH_BOOTSTRAP_KEY: key, ROWSMITH_PREBUILD: 'false' });
+    expect(third.output()).not.toContain('in the background');
+    expect(await third.stop()).toBe(0);
   });
 });
 
