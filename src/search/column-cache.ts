@@ -348,6 +348,24 @@ export class ColumnCache {
     return order;
   }
 
+  /** The cache's rows in creation (= id) order by position, when it is current and positions follow ids. */
+  creationOrder(table: TableRecord): { walk(desc: boolean, afterId?: string): Generator<{ id: string; position: number }> } | null {
+    const entry = this.tables.get(table.id);
+    if (!entry || entry.version !== table.data_version || !entry.idOrdered) return null;
+    const ids = entry.ids;
+    return {
+      *walk(desc, afterId) {
+        // Rows past `afterId`: the first position whose live id is above it (asc), or below it (desc).
+        const start = afterId === undefined ? (desc ? ids.length : 0) : firstAbove(ids, afterId, desc);
+        if (desc) {
+          for (let i = start - 1; i >= 0; i--) if (ids[i] !== null) yield { id: ids[i]!, position: i };
+        } else {
+          for (let i = start; i < ids.length; i++) if (ids[i] !== null) yield { id: ids[i]!, position: i };
+        }
+      },
+    };
+  }
+
   drop(tableId: string): void {
     this.tables.delete(tableId);
     const building = this.building.get(tableId);
@@ -370,4 +388,25 @@ function ascending(ids: Array<string | null>): boolean {
 function lastId(ids: Array<string | null>): string | undefined {
   for (let i = ids.length - 1; i >= 0; i--) if (ids[i] !== null) return ids[i]!;
   return undefined;
+}
+
+/**
+ * In ids ascending with nulls (deleted rows) between them, the first position whose live id is
+ * above `afterId` (or, with `orEqual`, at or above it).
+ */
+function firstAbove(ids: Array<string | null>, afterId: string, orEqual: boolean): number {
+  // The live id at or before a position never decreases, so it can be searched.
+  const liveAt = (i: number) => {
+    for (let j = i; j >= 0; j--) if (ids[j] !== null) return ids[j]!;
+    return '';
+  };
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const id = liveAt(mid);
+    if (orEqual ? id < afterId : id <= afterId) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

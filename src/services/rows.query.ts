@@ -271,9 +271,14 @@ export class RowsQuery {
         yield* this.rows.scanRows(table.seq, key.desc, after);
         return;
       }
-      const ids = sortedIds ? idsFrom(sortedIds, key.desc, after) : this.rows.scanRowIds(table.seq, key.desc, after);
-      for (const id of ids) {
-        if (!prefilter(id)) continue;
+      // The column cache's positions follow creation order: walked there, rows are tested by
+      // position without reading LMDB keys or looking ids up.
+      const cached = sortedIds ? null : this.columns.creationOrder(table);
+      const entries: Iterable<{ id: string; position?: number }> = cached
+        ? cached.walk(key.desc, after)
+        : idsOf((sortedIds ? idsFrom(sortedIds, key.desc, after) : this.rows.scanRowIds(table.seq, key.desc, after)));
+      for (const { id, position } of entries) {
+        if (!prefilter(id, position)) continue;
         const row = this.rows.get(table.seq, id);
         if (row) yield row;
       }
@@ -425,8 +430,8 @@ export class RowsQuery {
  */
 type Prefilter = (id: string, position?: number) => boolean;
 
-function* idsOf(entries: Iterable<[unknown, string]>): Generator<{ id: string }> {
-  for (const [, id] of entries) yield { id };
+function* idsOf(entries: Iterable<[unknown, string] | string>): Generator<{ id: string }> {
+  for (const entry of entries) yield { id: typeof entry === 'string' ? entry : entry[1] };
 }
 
 /** Ids of an ascending list in either direction, starting after `after` when given. */

@@ -165,6 +165,8 @@ function orderingCases() {
     ['cur.asc', [['cur', false, false]], 'or(st.eq.void,ok.eq.false)', (r) => r.st === 'void' || r.ok === false],
     ['txt.desc', [['txt', true, true]], 'num.lt.0', cmp('num', (a) => a < 0)],
     ['dt.asc.nullsfirst', [['dt', false, true]], 'st.in.(open,void)', (r) => r.st === 'open' || r.st === 'void'],
+    ['created_at.desc', [['created_at', true, true]], 'num.gte.0', cmp('num', (a) => a >= 0)],
+    ['id.asc', [['id', false, false]], 'or(ok.eq.true,cur.lt.100)', (r) => r.ok === true || (typeof r.cur === 'number' && r.cur < 100)],
   ];
   for (const [order, keys, filter, pred = () => true] of cases) {
     test(`${order}${filter ? ` with ${filter}` : ''}`, async () => {
