@@ -62,8 +62,6 @@ interface TableIndex {
   after?: string;
   waiters: Array<() => void>;
   terms: SearchableMap<Posting>;
-  /** While building, postings gather in a hash map (a lookup costs far less than a walk of the tree); they move to the tree when the scan ends. */
-  staging: Map<string, Posting> | null;
   /** Row ids by ordinal; null where a row was removed or rewritten (a tombstone). */
   ids: Array<string | null>;
   ordinals: Map<string, number>;
@@ -116,11 +114,11 @@ export class SearchIndexes {
     const id = ownString(row.id);
     entry.ids.push(id);
     entry.ordinals.set(id, ordinal);
-    const postings = entry.staging ?? entry.terms;
     for (const term of new Set(queryTerms(rowText(row)))) {
-      const p = postings.get(term);
-      if (p === undefined) postings.set(entry.staging ? term : ownString(term), ordinal);
-      else if (typeof p === 'number') postings.set(term, [p, ordinal]);
+      const p = entry.terms.get(term);
+      // The tree keeps slices of a new key: of its own copy, not of the row's whole text.
+      if (p === undefined) entry.terms.set(ownString(term), ordinal);
+      else if (typeof p === 'number') entry.terms.set(term, [p, ordinal]);
       else p.push(ordinal);
     }
   }
@@ -154,7 +152,7 @@ export class SearchIndexes {
   }
 
   private newEntry(table: TableRecord): TableIndex {
-    const entry: TableIndex = { ftsVersion: table.fts_version, ready: false, waiters: [], terms: new SearchableMap(), staging: new Map(), ids: [], ordinals: new Map(), dead: 0 };
+    const entry: TableIndex = { ftsVersion: table.fts_version, ready: false, waiters: [], terms: new SearchableMap(), ids: [], ordinals: new Map(), dead: 0 };
     this.indexes.set(table.id, entry);
     return entry;
   }
@@ -205,12 +203,7 @@ export class SearchIndexes {
   /** Ends a build: a complete index is ready; a failed one (or one closed early) is dropped, and searches waiting on it try again. */
   private finish(tableId: string, entry: TableIndex, failed = false): void {
     if (failed && this.indexes.get(tableId) === entry) this.indexes.delete(tableId);
-    if (!failed && this.indexes.get(tableId) === entry) {
-      // The tree keeps slices of its keys: of copies of their own, not of the rows' whole texts.
-      for (const [term, p] of entry.staging!) entry.terms.set(ownString(term), p);
-      entry.staging = null;
-      entry.ready = true;
-    }
+    if (!failed && this.indexes.get(tableId) === entry) entry.ready = true;
     for (const resolve of entry.waiters) resolve();
     entry.waiters = [];
   }
@@ -296,7 +289,7 @@ export class SearchIndexes {
       this.remove(entry, row.id);
       this.add(entry, row, rowText);
     }
-    if (entry.ready && entry.dead > COMPACT_AFTER && entry.dead > entry.ids.length - entry.dead) this.compact(entry);
+    if (entry.dead > COMPACT_AFTER && entry.dead > entry.ids.length - entry.dead) this.compact(entry);
   }
 
   drop(tableId: string): void {
