@@ -76,7 +76,7 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const cursors = new CursorCodec(meta.serverSecret());
   const tablesStore = new TablesStore(store);
   const rowsStore = new RowsStore(store);
-  const builds = new BuildQueue();
+  const builds = new BuildQueue(log);
   const current = (id: string) => tablesStore.get(id);
   const search = new SearchIndexes(rowsStore, builds, current);
   const columnCache = new ColumnCache(rowsStore, builds, current);

@@ -4,6 +4,7 @@
  * rows never holds the event loop for more than a slice. Slices are CPU budgets, measured with
  * `performance.now()`, not points in time, so they do not read the service clock.
  */
+import type { Logger } from '../lib/log';
 
 /** Tables this small have their derived data built at once when first needed; larger ones in the background. */
 export const BUILD_AT_ONCE_ROWS = 10_000;
@@ -22,7 +23,10 @@ export class BuildQueue {
   private timer: ReturnType<typeof setImmediate> | null = null;
   private closed = false;
 
-  constructor(private readonly sliceMs = 4) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly sliceMs = 4,
+  ) {}
 
   /** Tasks queued or under way. */
   get size(): number {
@@ -57,6 +61,8 @@ export class BuildQueue {
     } catch (e) {
       finished = true;
       error = e;
+      // The build is dropped (a later request starts another); say why.
+      this.log.error('build_failed', { build: task.key, error: String((e as Error)?.stack ?? e) });
     }
     if (finished) {
       this.tasks.shift();
