@@ -37,12 +37,29 @@ export class BuildQueue {
     return this.tasks.some((t) => t.key === key);
   }
 
-  /** Queues a task unless one with its key is queued already; returns whether it was queued. */
-  add(task: BuildTask): boolean {
+  /**
+   * Queues a task unless one with its key is queued already (or runs it to the end now, `atOnce`:
+   * small builds need no slicing); returns whether it was taken.
+   */
+  add(task: BuildTask, atOnce = false): boolean {
     if (this.closed || this.has(task.key)) return false;
+    if (atOnce) {
+      task.done(this.run(task, Infinity).error);
+      return true;
+    }
     this.tasks.push(task);
     this.schedule();
     return true;
+  }
+
+  /** One step of a task; a step that throws ends it, and is logged (the build is dropped; a later request starts another). */
+  private run(task: BuildTask, deadline: number): { finished: boolean; error?: unknown } {
+    try {
+      return { finished: task.step(deadline) };
+    } catch (error) {
+      this.log.error('build_failed', { build: task.key, error: String((error as Error)?.stack ?? error) });
+      return { finished: true, error };
+    }
   }
 
   private schedule(): void {
@@ -54,16 +71,7 @@ export class BuildQueue {
     this.timer = null;
     const task = this.tasks[0];
     if (!task) return;
-    let finished: boolean;
-    let error: unknown;
-    try {
-      finished = task.step(performance.now() + this.sliceMs);
-    } catch (e) {
-      finished = true;
-      error = e;
-      // The build is dropped (a later request starts another); say why.
-      this.log.error('build_failed', { build: task.key, error: String((e as Error)?.stack ?? e) });
-    }
+    const { finished, error } = this.run(task, performance.now() + this.sliceMs);
     if (finished) {
       this.tasks.shift();
       task.done(error);

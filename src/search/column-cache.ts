@@ -191,20 +191,20 @@ export class ColumnCache {
     return { ids: entry.ids, at: (id) => entry.positions.get(id), reader: (slot) => entry.slots.get(slot)!.reader() };
   }
 
-  /** Starts building every slot of the table in the background, unless it is held or under way. */
+  /** Starts building every slot of the table (a small table's at once, others in the background), unless it is held or under way. */
   request(table: TableRecord): void {
     if (this.peek(table, allSlots(table)) || this.building.has(table.id)) return;
     const building = this.start(table);
-    const queued = this.builds.add({
+    const task = {
       key: `columns:${table.id}`,
-      step: (deadline) => this.step(table.seq, building, deadline),
-      done: (error) => this.finish(table.id, building, error !== undefined),
-    });
-    if (!queued) this.building.delete(table.id);
+      step: (deadline: number) => this.step(table.seq, building, deadline),
+      done: (error?: unknown) => this.finish(table.id, building, error !== undefined),
+    };
+    if (!this.builds.add(task, table.row_count <= BUILD_AT_ONCE_ROWS)) this.building.delete(table.id);
   }
 
   /**
-   * The readers of `slots`, building them first when needed (at once for a small table). They
+   * The readers of `slots`, building them first when needed. They
    * hold the rows as committed at the table's version or later: a write whose table record is
    * visible may not have reached the cache yet when its build ends.
    */
@@ -213,15 +213,9 @@ export class ColumnCache {
     for (let attempt = 0; attempt < 3; attempt++) {
       const ready = this.readers(table.id, slots, since, Infinity);
       if (ready) return ready;
-      if (table.row_count <= BUILD_AT_ONCE_ROWS && !this.building.has(table.id)) {
-        const building = this.start(table);
-        this.step(table.seq, building, Infinity);
-        this.finish(table.id, building);
-      } else {
-        this.request(table);
-        const building = this.building.get(table.id);
-        if (building) await new Promise<void>((resolve) => building.waiters.push(resolve));
-      }
+      this.request(table);
+      const building = this.building.get(table.id);
+      if (building) await new Promise<void>((resolve) => building.waiters.push(resolve));
       table = this.current(table.id) ?? table;
     }
     // Writes that the cache cannot follow kept overtaking the build.
@@ -317,7 +311,8 @@ export class ColumnCache {
       if (i === undefined) {
         i = entry.ids.length;
         const id = ownString(row.id);
-        if (entry.idOrdered && lastId(entry.ids) !== undefined && id <= lastId(entry.ids)!) entry.idOrdered = false;
+        const last = entry.idOrdered ? lastId(entry.ids) : undefined;
+        if (last !== undefined && id <= last) entry.idOrdered = false;
         entry.ids.push(id);
         entry.positions.set(id, i);
         entry.live++;

@@ -157,26 +157,20 @@ export class SearchIndexes {
     return entry;
   }
 
-  /** Starts indexing the table in the background, unless its index is built or under way. */
+  /** Starts indexing the table (a small one at once, others in the background), unless its index is built or under way. */
   request(table: TableRecord): void {
     if (this.indexes.get(table.id)?.ftsVersion === table.fts_version) return;
     const entry = this.newEntry(table);
     // Keys are per build: a build given up may still sit in the queue until its next step.
-    const queued = this.builds.add({ key: `search:${table.id}:${++this.serial}`, step: (deadline) => this.step(table, entry, deadline), done: (error) => this.finish(table.id, entry, error !== undefined) });
-    if (!queued) this.indexes.delete(table.id);
+    const task = { key: `search:${table.id}:${++this.serial}`, step: (deadline: number) => this.step(table, entry, deadline), done: (error?: unknown) => this.finish(table.id, entry, error !== undefined) };
+    if (!this.builds.add(task, table.row_count <= BUILD_AT_ONCE_ROWS)) this.indexes.delete(table.id);
   }
 
-  /** Waits until the table's index is built (building a small table's at once). */
+  /** Waits until the table's index is built. */
   async load(table: TableRecord): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const existing = this.indexes.get(table.id);
       if (existing?.ready && existing.ftsVersion === table.fts_version) return;
-      if (table.row_count <= BUILD_AT_ONCE_ROWS && (!existing || existing.ftsVersion !== table.fts_version)) {
-        const entry = this.newEntry(table);
-        this.step(table, entry, Infinity);
-        this.finish(table.id, entry);
-        return;
-      }
       this.request(table);
       const entry = this.indexes.get(table.id);
       if (entry && !entry.ready) await new Promise<void>((resolve) => entry.waiters.push(resolve));

@@ -102,10 +102,7 @@ export class RowsStore {
 
   /** Rows in id (= creation) order, from after `afterId` when given. */
   *scanRows(seq: number, reverse: boolean, afterId?: string): Generator<RowRecord> {
-    const range = reverse
-      ? { start: afterId ? [seq, afterId] : [seq, END], end: [seq], reverse: true }
-      : { start: afterId ? [seq, afterId] : [seq], end: [seq, END] };
-    for (const { key, value } of this.rows.getRange(range as never)) {
+    for (const { key, value } of this.rows.getRange(rowRange(seq, reverse, afterId) as never)) {
       if (afterId !== undefined && (key as [number, string])[1] === afterId) continue;
       yield value;
     }
@@ -113,10 +110,7 @@ export class RowsStore {
 
   /** Row ids in id (= creation) order, from after `afterId` when given, without reading the rows. */
   *scanRowIds(seq: number, reverse: boolean, afterId?: string): Generator<string> {
-    const range = reverse
-      ? { start: afterId ? [seq, afterId] : [seq, END], end: [seq], reverse: true }
-      : { start: afterId ? [seq, afterId] : [seq], end: [seq, END] };
-    for (const key of this.rows.getKeys(range as never)) {
+    for (const key of this.rows.getKeys(rowRange(seq, reverse, afterId) as never)) {
       const id = (key as [number, string])[1];
       if (id !== afterId) yield id;
     }
@@ -199,6 +193,13 @@ function boundKey(seq: number, slot: number, bound: NonNullable<IndexKeyBound>, 
   const afterAll = [seq, slot, bound.value, END];
   if (side === 'low') return bound.inclusive ? beforeAll : afterAll;
   return bound.inclusive ? afterAll : beforeAll;
+}
+
+/** The range of a table's row keys in either direction, from `afterId` (that row itself is skipped by the caller). */
+function rowRange(seq: number, reverse: boolean, afterId?: string) {
+  return reverse
+    ? { start: afterId ? [seq, afterId] : [seq, END], end: [seq], reverse: true }
+    : { start: afterId ? [seq, afterId] : [seq], end: [seq, END] };
 }
 
 export function slotValue(row: RowRecord, slot: number): unknown {
