@@ -9,6 +9,7 @@ import type { Store } from '../store/db';
 import type { FilesStore } from '../store/files.store';
 import type { RowsStore } from '../store/rows.store';
 import { contentDisposition, DOWNLOAD_TYPES, renderRows, type DownloadFormat } from './downloads';
+import { rowNotFound } from './row-values';
 import type { TablesService } from './tables.service';
 
 export const BATCH_LIST: ListSpec = {
@@ -97,7 +98,7 @@ export class BatchesService {
   rowSource(projectId: string, tableId: string, rowId: string, disposition: 'attachment' | 'inline'): FileDownload {
     const table = this.tables.requireActive(projectId, tableId);
     const row = this.rows.get(table.seq, rowId);
-    if (!row) throw new ApiError(404, 'row_not_found', `Row ${rowId} not found`);
+    if (!row) throw rowNotFound(rowId);
     const extraction = row.extraction_id ? this.batches.getExtraction(row.extraction_id) : undefined;
     const bytes = extraction ? this.files.read(extraction.file_key) : null;
     if (!extraction || !bytes) throw new ApiError(404, 'row_source_not_found', `Row ${rowId} did not come from a file`);

@@ -3,7 +3,7 @@
  * reorder, remove, duplicate, templates): unique ids and names, no system field ids, options for
  * choice columns, merge columns and default sort that name existing columns.
  */
-import { invalidFields, invalidInput } from '../lib/errors';
+import { ApiError, invalidFields, invalidInput } from '../lib/errors';
 import { slugify } from '../lib/slug';
 import { lookupIn } from '../query/list';
 import { parseOrder } from '../query/order';
@@ -12,6 +12,10 @@ import { SYSTEM_FIELDS, rowListSpec } from './row-fields';
 
 export const COLUMN_TYPES: readonly ColumnType[] = ['array', 'boolean', 'currency', 'date', 'email', 'enum', 'multi_select', 'number', 'string', 'text', 'url'];
 export const MAX_COLUMNS = 100;
+
+export function columnNotFound(id: string): ApiError {
+  return new ApiError(404, 'column_not_found', `Column ${id} not found in this table`);
+}
 
 export type ColumnInput = Partial<Column> & { id?: string; name: string };
 

@@ -1,15 +1,11 @@
 /** The rules of column changes: add, reorder, update and remove, each under the table's lock. */
-import { ApiError, invalidInput } from '../lib/errors';
+import { invalidInput } from '../lib/errors';
 import type { Column, TableRecord } from '../store/tables.store';
-import { columnIdFrom, normalizeColumn, type ColumnInput } from './columns.rules';
+import { columnIdFrom, columnNotFound, normalizeColumn, type ColumnInput } from './columns.rules';
 import type { TablesService } from './tables.service';
 
 export type AddColumnInput = ColumnInput;
 export type UpdateColumnInput = Partial<Pick<Column, 'name' | 'type' | 'required' | 'searchable' | 'description' | 'instruction' | 'options'>>;
-
-function columnNotFound(id: string): ApiError {
-  return new ApiError(404, 'column_not_found', `Column ${id} not found in this table`);
-}
 
 export class ColumnsService {
   constructor(private readonly tables: TablesService) {}

@@ -4,7 +4,7 @@
  * defaults, and unknown keys. Problems are collected per field so one 400 names them all.
  */
 import { coerce } from '../extract/coerce';
-import type { FieldError } from '../lib/errors';
+import { ApiError, type FieldError } from '../lib/errors';
 import type { RowRecord } from '../store/rows.store';
 import type { Column, TableRecord } from '../store/tables.store';
 import { SYSTEM_FIELDS } from './row-fields';
@@ -89,6 +89,10 @@ export function rowValues(
     }
   }
   return values;
+}
+
+export function rowNotFound(id: string): ApiError {
+  return new ApiError(404, 'row_not_found', `Row ${id} not found`);
 }
 
 /** A row as clients see it: system fields, then every column by id (null when empty). */

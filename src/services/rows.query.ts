@@ -24,6 +24,7 @@ import type { ColumnCache } from '../search/column-cache';
 import { queryTerms, type SearchIndexes } from '../search/search';
 import { SYSTEM_SLOTS, indexValue, type IndexKeyBound, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
+import { columnNotFound } from './columns.rules';
 import { fieldTypeOf, rowListSpec } from './row-fields';
 import { rowAccessor, rowField, toRow } from './row-values';
 
@@ -404,7 +405,7 @@ export class RowsQuery {
 
   /** A column's most frequent values (nulls left out), optionally only those containing `q`. */
   distinct(table: TableRecord, columnId: string, limit: number, q: string | undefined): Array<string | number | boolean> {
-    if (!table.columns_json.some((c) => c.id === columnId)) throw new ApiError(404, 'column_not_found', `Column ${columnId} not found in this table`);
+    if (!table.columns_json.some((c) => c.id === columnId)) throw columnNotFound(columnId);
     const slot = indexedSlot(table, columnId);
     if (slot === undefined) throw new ApiError(503, 'service_unavailable', 'This column is still being indexed; try again shortly', {}, { 'Retry-After': '1' });
     const needle = q?.trim().toLowerCase() || null;

@@ -4,7 +4,7 @@
  */
 import { BUILD_AT_ONCE_ROWS } from '../jobs/builds';
 import type { Clock } from '../lib/clock';
-import { ApiError, invalidFields } from '../lib/errors';
+import { invalidFields } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { ListParams } from '../query/list';
 import type { ColumnCache } from '../search/column-cache';
@@ -13,7 +13,7 @@ import type { Store } from '../store/db';
 import { indexValue, type RowRecord, type RowsStore } from '../store/rows.store';
 import type { TableRecord, TablesStore } from '../store/tables.store';
 import { isSearchable } from './row-fields';
-import { columnResolver, rowValues, toRow, type Problem } from './row-values';
+import { columnResolver, rowNotFound, rowValues, toRow, type Problem } from './row-values';
 import { slotSpecs, type RowsQuery } from './rows.query';
 import type { TablesService } from './tables.service';
 
@@ -43,9 +43,6 @@ export interface RowOrigin {
   confidence: number;
 }
 
-function rowNotFound(id: string): ApiError {
-  return new ApiError(404, 'row_not_found', `Row ${id} not found`);
-}
 
 
 export class RowsService {
