@@ -247,11 +247,14 @@ export class SortedOrder {
       const c = d.cls - cls || d.key - key || (d.id < id ? -1 : d.id > id ? 1 : 0);
       return reverse ? c > 0 : c < 0;
     };
+    // Read once: a walk is synchronous, so they do not change under it.
+    const { positions, ids } = this;
+    const dirty = this.dirty.size ? this.dirty : null;
     for (let step = 0; step < end - start; step++) {
       const i = reverse ? end - 1 - step : start + step;
-      const position = this.positions[i]!;
-      const id = this.ids[position];
-      if (id === null || id === undefined || this.dirty.has(position)) continue;
+      const position = positions[i]!;
+      const id = ids[position];
+      if (id === null || id === undefined || dirty?.has(position)) continue;
       while (e < extra.length && before(extra[e]!, i)) {
         yield { id: extra[e]!.id, position: extra[e]!.position };
         e++;

@@ -132,15 +132,17 @@ export class RowsStore {
 
   /**
    * How many entries lie between two bounds, counting no further than `limit`. lmdb's own count
-   * ignores a limit and walks the whole range, so a capped count walks the keys itself.
+   * walks the whole range, so a capped count first asks for the entry at offset `limit - 1`, which
+   * lmdb skips to without decoding the keys before it (~25 ns an entry against ~1 us decoded).
    */
   countIndex(seq: number, slot: number, from: IndexKeyBound, to: IndexKeyBound, limit: number): number {
     const start = from ? boundKey(seq, slot, from, 'low') : [seq, slot];
     const end = to ? boundKey(seq, slot, to, 'high') : [seq, slot + 1];
-    if (limit === Infinity) return this.index.getKeysCount({ start, end } as never);
-    let n = 0;
-    for (const _ of this.index.getKeys({ start, end, limit } as never)) n++;
-    return n;
+    if (limit <= 0) return 0;
+    if (limit !== Infinity) {
+      for (const _ of this.index.getKeys({ start, end, offset: limit - 1, limit: 1 } as never)) return limit;
+    }
+    return this.index.getKeysCount({ start, end } as never);
   }
 
   /** Writes the index entries of one slot for a batch of rows after `afterId`; returns the last row id done. */
