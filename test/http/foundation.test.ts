@@ -180,6 +180,39 @@ describe('error envelope', () => {
     }
   });
 
+  test('overlapping slow requests each time out at their own deadline; quick ones between them answer', async () => {
+    const local = await startApp({ config: { requestTimeoutMs: 150 } });
+    try {
+      const slowBody = () =>
+        new ReadableStream({
+          async pull(controller) {
+            await Bun.sleep(1000);
+            controller.close();
+          },
+        });
+      const started = performance.now();
+      const slow = async () => {
+        const reply = await local.request('POST', TABLES, { raw: slowBody(), headers: { 'content-type': 'application/json' } });
+        return { status: reply.status, at: performance.now() - started };
+      };
+      const first = slow();
+      await Bun.sleep(60);
+      const second = slow();
+      expect((await local.request('GET', '/v1/me')).status).toBe(200);
+      await Bun.sleep(60);
+      const third = slow();
+      const done = await Promise.all([first, second, third]);
+      expect(done.map((d) => d.status)).toEqual([408, 408, 408]);
+      // Each at about its own start + 150 ms, not all at the first one's deadline or the bodies' end.
+      expect(done[0]!.at).toBeGreaterThanOrEqual(145);
+      expect(done[1]!.at).toBeGreaterThanOrEqual(done[0]!.at + 40);
+      expect(done[2]!.at).toBeGreaterThanOrEqual(done[1]!.at + 40);
+      expect(done[2]!.at).toBeLessThan(900);
+    } finally {
+      await local.close();
+    }
+  });
+
   test('503 service_unavailable before the store is open and while shutting down', async () => {
     const gateway = new Gateway(testConfig('/tmp/unused'), createLogger(false));
     const starting = await gateway.fetch(new Request('http://localhost/v1/me'));
