@@ -114,6 +114,33 @@ export class Column {
     return null;
   }
 
+  /**
+   * How many live positions hold each value (nulls left out), or null when there are more than
+   * `limit` distinct values or the column is a plain array (lists and mixed values are counted
+   * from the index, by element).
+   */
+  counts(ids: Array<string | null>, limit: number): Map<string | number, number> | null {
+    const out = new Map<string | number, number>();
+    if (this.codes) {
+      const codes = this.codes;
+      const tally = new Uint32Array(this.dictionary.length + 1);
+      for (let i = 0; i < ids.length; i++) if (ids[i] !== null) tally[codes[i]!]!++;
+      for (let code = 1; code < tally.length; code++) if (tally[code]) out.set(this.dictionary[code - 1]!, tally[code]!);
+      return out.size > limit ? null : out;
+    }
+    if (this.numbers) {
+      const numbers = this.numbers;
+      for (let i = 0; i < ids.length; i++) {
+        const v = numbers[i]!;
+        if (ids[i] === null || v !== v) continue;
+        out.set(v, (out.get(v) ?? 0) + 1);
+        if (out.size > limit) return null;
+      }
+      return out;
+    }
+    return null;
+  }
+
   /** A reader by position, with no per-call branching on the storage kind. */
   reader(): (i: number) => unknown {
     const { numbers, codes, dictionary, values } = this;
@@ -182,6 +209,13 @@ export class ColumnCache {
    */
   peek(table: TableRecord, slots: number[]): ColumnReaders | null {
     return this.readers(table.id, slots, table.data_version, table.data_version);
+  }
+
+  /** How many rows hold each value of a slot, when the cache is current and can tell (see `Column.counts`). */
+  counts(table: TableRecord, slot: number, limit: number): Map<string | number, number> | null {
+    const entry = this.tables.get(table.id);
+    if (!entry || entry.version !== table.data_version) return null;
+    return entry.slots.get(slot)?.counts(entry.ids, limit) ?? null;
   }
 
   /** Readers when the cache holds `slots` at a version between `low` and `high`. */

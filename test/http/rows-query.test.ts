@@ -137,7 +137,41 @@ function filterCases() {
   }
 }
 
+function distinctCases() {
+  test('values by frequency, limit and q; 404 for unknown columns', async () => {
+    const frequent = (column: string) => {
+      const counts = new Map<unknown, number>();
+      for (const r of rows) if (r[column] !== null) counts.set(r[column], (counts.get(r[column]) ?? 0) + 1);
+      return [...counts.entries()].sort((a, b) => b[1] - a[1] || ((a[0] as any) < (b[0] as any) ? -1 : 1)).map(([v]) => v);
+    };
+    const want = frequent('st');
+    expect((await app.request('GET', `${base}/columns/st/distinct`)).body).toEqual({ values: want });
+    expect((await app.request('GET', `${base}/columns/st/distinct?limit=2`)).body.values).toEqual(want.slice(0, 2));
+    expect((await app.request('GET', `${base}/columns/st/distinct?q=AI`)).body.values).toEqual(['paid']);
+    // Strings and numbers (held as codes and as numbers in the column cache), whole order.
+    expect((await app.request('GET', `${base}/columns/name/distinct?limit=500`)).body.values).toEqual(frequent('name'));
+    expect((await app.request('GET', `${base}/columns/dt/distinct?limit=500`)).body.values).toEqual(frequent('dt').slice(0, 500));
+    expect((await app.request('GET', `${base}/columns/dt/distinct?limit=500&q=-03-`)).body.values).toEqual(frequent('dt').filter((d) => String(d).includes('-03-')));
+    expect((await app.request('GET', `${base}/columns/num/distinct?limit=500`)).body.values).toEqual(frequent('num').slice(0, 500));
+    expect((await app.request('GET', `${base}/columns/ok/distinct`)).body.values).toEqual(frequent('ok'));
+    const tags = (await app.request('GET', `${base}/columns/tags/distinct`)).body.values;
+    expect([...tags].sort()).toEqual(['a', 'b', 'c', 'd']);
+    expectError(await app.request('GET', `${base}/columns/st/distinct?limit=0`), 400, 'invalid_input');
+    expectError(await app.request('GET', `${base}/columns/st/distinct?limit=501`), 400, 'invalid_input');
+    expectError(await app.request('GET', `${base}/columns/st/distinct?q=${'x'.repeat(201)}`), 400, 'invalid_input');
+    expectError(await app.request('GET', `${base}/columns/ghost/distinct`), 404, 'column_not_found');
+    expectError(await app.request('GET', `${TABLES}/tbl_nope/columns/st/distinct`), 404, 'table_not_found');
+  });
+}
+
 describe('every filter operator on every column type matches the plain evaluation', filterCases);
+describe('distinct, counted from the index', () => {
+  test('the column cache is not current yet', () => {
+    const table = app.services.tables.get('proj_default', base.split('/').pop()!);
+    expect(app.services.columnCache.peek(table, [table.slots.st!])).toBeNull();
+  });
+  distinctCases();
+});
 
 const compareRows = (keys: Array<[string, boolean, boolean]>) => (a: Row, b: Row) => {
   for (const [f, desc, nullsFirst] of keys) {
@@ -248,6 +282,7 @@ describe('the same with the column cache current (walks in its sorted orders, fi
   });
   describe('filters', filterCases);
   describe('ordering', orderingCases);
+  describe('distinct, counted from the cache', distinctCases);
   describe('after updates, new values and deletes (the orders walk their dirty rows in step)', () => {
     beforeAll(async () => {
       const some = rows.slice(0, 120);
@@ -263,6 +298,7 @@ describe('the same with the column cache current (walks in its sorted orders, fi
     });
     filterCases();
     orderingCases();
+    distinctCases();
   });
   describe('cursors under concurrent inserts', pagingUnderInserts);
 });
@@ -384,27 +420,6 @@ describe('aggregate', () => {
   });
 });
 
-describe('distinct', () => {
-  test('values by frequency, limit and q; 404 for unknown columns', async () => {
-    const counts = new Map<string, number>();
-    for (const r of rows) if (r.st !== null) counts.set(r.st, (counts.get(r.st) ?? 0) + 1);
-    const want = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([v]) => v);
-    expect((await app.request('GET', `${base}/columns/st/distinct`)).body).toEqual({ values: want });
-    expect((await app.request('GET', `${base}/columns/st/distinct?limit=2`)).body.values).toEqual(want.slice(0, 2));
-    expect((await app.request('GET', `${base}/columns/st/distinct?q=AI`)).body.values).toEqual(['paid']);
-    const tags = (await app.request('GET', `${base}/columns/tags/distinct`)).body.values;
-    expect([...tags].sort()).toEqual(['a', 'b', 'c', 'd']);
-    const nums = (await app.request('GET', `${base}/columns/num/distinct?limit=500`)).body.values;
-    expect(nums.length).toBe(500);
-    expect(nums.every((v: unknown) => typeof v === 'number')).toBe(true);
-    expectError(await app.request('GET', `${base}/columns/st/distinct?limit=0`), 400, 'invalid_input');
-    expectError(await app.request('GET', `${base}/columns/st/distinct?limit=501`), 400, 'invalid_input');
-    expectError(await app.request('GET', `${base}/columns/st/distinct?q=${'x'.repeat(201)}`), 400, 'invalid_input');
-    expectError(await app.request('GET', `${base}/columns/ghost/distinct`), 404, 'column_not_found');
-    expectError(await app.request('GET', `${TABLES}/tbl_nope/columns/st/distinct`), 404, 'table_not_found');
-  });
-});
-
 describe('walks checked against the column cache', () => {
   test('a long walk warms the cache; answers are the same before and after, and across writes', async () => {
     const t = await app.request('POST', TABLES, {
@@ -457,5 +472,21 @@ describe('walks checked against the column cache', () => {
     await local.close();
     // A build step left running would now read a closed store and throw from its timer.
     await Bun.sleep(100);
+  });
+});
+
+describe('distinct of long strings', () => {
+  test('the index and the column cache count strings by their first 200 characters alike', async () => {
+    const t = await app.request('POST', TABLES, { body: { name: 'Long', columns_json: [{ id: 's', name: 'S' }] } });
+    const url = `${TABLES}/${t.body.id}`;
+    const long = 'x'.repeat(200);
+    const creates = [`${long}a`, `${long}b`, `${long}b`, 'short', 'short', 'short', 'other'].map((s) => ({ s }));
+    expect((await app.request('POST', `${url}/rows/bulk`, { body: { creates } })).status).toBe(200);
+    const fromIndex = (await app.request('GET', `${url}/columns/s/distinct`)).body.values;
+    expect(fromIndex).toEqual(['short', long, 'other']);
+    expect((await app.request('GET', `${url}/rows/aggregate?aggs=count&filter=s.is.notnull`)).status).toBe(200);
+    const table = app.services.tables.get('proj_default', t.body.id);
+    expect(app.services.columnCache.peek(table, [table.slots.s!])).not.toBeNull();
+    expect((await app.request('GET', `${url}/columns/s/distinct`)).body.values).toEqual(fromIndex);
   });
 });

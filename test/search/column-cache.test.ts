@@ -41,3 +41,19 @@ test('more distinct strings than the dictionary holds: while building and while 
   expect(grown.reader()(MAX_DICTIONARY)).toBe('one too many');
   expect(grown.reader()(17)).toBe('v17');
 });
+
+test('counts: live positions only, nulls left out, null past the limit or for plain arrays', () => {
+  const ids = ['r1', 'r2', null, 'r4', 'r5', 'r6'];
+  const codes = new Column(['a', 'b', 'a', null, 'a', 'b']);
+  expect(codes.counts(ids, 10)).toEqual(new Map([['a', 2], ['b', 2]]));
+  expect(codes.counts(ids, 2)).toEqual(new Map([['a', 2], ['b', 2]]));
+  expect(codes.counts(ids, 1)).toBeNull();
+  const numbers = new Column([1, 1.5, 1, 1, null, 2]);
+  expect(numbers.counts(ids, 10)).toEqual(new Map([[1, 2], [1.5, 1], [2, 1]]));
+  expect(numbers.counts(ids, 2)).toBeNull();
+  expect(new Column([['a'], 'b', null, 1, 2, 3]).counts(ids, 10)).toBeNull();
+  // Positions past the ids (capacity not yet used) are not rows.
+  const grown = new Column(['a']);
+  grown.set(20, 'z');
+  expect(grown.counts(['r1', 'r2'], 10)).toEqual(new Map([['a', 1]]));
+});
