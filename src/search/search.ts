@@ -77,11 +77,18 @@ export interface SearchHits {
   ids(): string[];
 }
 
-/** Whether a row is among the hits: a row's current ordinal is never a tombstone, so the bitmap answers. */
-function hitTest(hit: Uint8Array, ordinals: Map<string, number>): (id: string) => boolean {
+function eachOrdinal(postings: Posting[], visit: (ordinal: number) => void): void {
+  for (const p of postings) {
+    if (typeof p === 'number') visit(p);
+    else for (let i = 0; i < p.length; i++) visit(p[i]!);
+  }
+}
+
+/** Whether a row is among the hits (its byte reached `level`): a row's current ordinal is never a tombstone. */
+function hitTest(hit: Uint8Array, level: number, ordinals: Map<string, number>): (id: string) => boolean {
   return (id) => {
     const o = ordinals.get(id);
-    return o !== undefined && hit[o] === 1;
+    return o !== undefined && hit[o] === level;
   };
 }
 
@@ -203,14 +210,13 @@ export class SearchIndexes {
   }
 
   /**
-   * The postings of every word one query term matches (equal, prefix, or within fuzzy distance).
-   * A word can come twice (as a prefix and a fuzzy match); marking its rows twice does no harm, so
-   * `total` is an upper bound.
+   * The postings of every word one query term matches (equal, prefix, or within fuzzy distance),
+   * each word once: the fuzzy matches that start with the term are among the prefix matches.
    */
   private postingsOf(entry: TableIndex, term: string): { postings: Posting[]; total: number } {
     const postings = [...entry.terms.atPrefix(term).values()];
     const max = maxDistance(term);
-    if (max) for (const [p] of entry.terms.fuzzyGet(term, max).values()) postings.push(p);
+    if (max) for (const [word, [p]] of entry.terms.fuzzyGet(term, max)) if (!word.startsWith(term)) postings.push(p);
     let total = 0;
     for (const p of postings) total += typeof p === 'number' ? 1 : p.length;
     return { postings, total };
@@ -224,45 +230,49 @@ export class SearchIndexes {
     const { ids, ordinals } = entry;
     // The rarest term first: the others only have to confirm its rows.
     const [first, ...others] = [...new Set(terms)].map((t) => this.postingsOf(entry, t)).sort((a, b) => a.total - b.total);
-    // Bitmaps a whole number of 32-bit words long, so they can be intersected a word at a time.
-    const size = Math.ceil(ids.length / 4) * 4;
-    const marked = (postings: Posting[]) => {
-      const bits = new Uint8Array(size);
-      for (const p of postings) {
-        if (typeof p === 'number') bits[p] = 1;
-        else for (const o of p) bits[o] = 1;
+    // One byte per ordinal: the number of terms matched so far, in term order, so each later term
+    // only raises the rows still in (one pass over its postings, no bitmap of its own).
+    if (others.length > 250) throw new Error('too many search terms');
+    const hit = new Uint8Array(ids.length);
+    let level = 1;
+    let size = 0;
+    eachOrdinal(first!.postings, (o) => {
+      if (hit[o] === 0) {
+        hit[o] = 1;
+        size++;
       }
-      return bits;
-    };
-    const hit = marked(first!.postings);
-    const words = new Uint32Array(hit.buffer);
+    });
     for (const other of others) {
-      const theirs = new Uint32Array(marked(other.postings).buffer);
-      for (let w = 0; w < words.length; w++) words[w]! &= theirs[w]!;
+      const [from, to] = [level, level + 1];
+      size = 0;
+      eachOrdinal(other.postings, (o) => {
+        if (hit[o] === from) {
+          hit[o] = to;
+          size++;
+        }
+      });
+      level = to;
     }
+    const has = hitTest(hit, level, ordinals);
     if (first!.total * 8 < ids.length) {
-      // Few candidates: list them from the rarest term's postings.
+      // Few candidates: list them from the rarest term's postings (each once, tombstones left out).
       const found: number[] = [];
-      const take = (o: number) => {
-        if (hit[o] === 1 && ids[o] !== null) found.push(o);
-        hit[o] = 2;
-      };
-      for (const p of first!.postings) {
-        if (typeof p === 'number') take(p);
-        else for (const o of p) take(o);
-      }
-      for (const o of found) hit[o] = 1;
-      return { size: found.length, has: hitTest(hit, ordinals), ids: () => found.map((o) => ids[o]!) };
+      const [final, taken] = [level, level + 1];
+      eachOrdinal(first!.postings, (o) => {
+        if (hit[o] !== final) return;
+        hit[o] = taken;
+        if (ids[o] !== null) found.push(o);
+      });
+      // Tombstones may stay marked taken: no current row id has their ordinal.
+      for (const o of found) hit[o] = final;
+      return { size: found.length, has, ids: () => found.map((o) => ids[o]!) };
     }
-    // Many: count the bitmap a word at a time (each byte is 0 or 1, so a word's bytes sum in its top byte).
-    let count = 0;
-    for (let w = 0; w < words.length; w++) count += Math.imul(words[w]!, 0x01010101) >>> 24;
     return {
-      size: count,
-      has: hitTest(hit, ordinals),
+      size,
+      has,
       ids: () => {
         const out: string[] = [];
-        for (let o = 0; o < ids.length; o++) if (hit[o] === 1 && ids[o] !== null) out.push(ids[o]!);
+        for (let o = 0; o < ids.length; o++) if (hit[o] === level && ids[o] !== null) out.push(ids[o]!);
         return out;
       },
     };

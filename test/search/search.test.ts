@@ -60,10 +60,18 @@ function reference(q: string): string[] {
   return found.map((r) => r.id as string).sort();
 }
 
-async function viaIndex(q: string): Promise<string[]> {
+/** The ids the index finds for `q`, after checking its `has` on every row and its `size`. */
+async function viaIndex(q: string, tombstones = false): Promise<string[]> {
   const table = app.services.tables.get('proj_default', tableId);
   await app.services.search.load(table);
-  return app.services.search.search(table, queryTerms(q)).ids().sort();
+  const hits = app.services.search.search(table, queryTerms(q));
+  const ids = hits.ids().sort();
+  const found = new Set(ids);
+  for (const row of app.services.rowsStore.scanRows(table.seq, false)) expect({ id: row.id, has: hits.has(row.id) }).toEqual({ id: row.id, has: found.has(row.id) });
+  // Many hits are counted from the postings, where rewritten rows' old entries may still count.
+  if (tombstones) expect(hits.size).toBeGreaterThanOrEqual(ids.length);
+  else expect(hits.size).toBe(ids.length);
+  return ids;
 }
 
 describe('on the rows as written', () => {
@@ -91,6 +99,6 @@ describe('after rewrites and deletes (tombstones, then compaction)', () => {
     for (let round = 0; round < 12; round++) expect((await app.request('POST', `${base}/bulk`, { body: { updates } })).status).toBe(200);
   });
   test.each([...QUERIES, 'zanzibar', 'madagascar zanzibar', 'zanzibar freight'])('index and MiniSearch agree on %p', async (q) => {
-    expect(await viaIndex(q)).toEqual(reference(q));
+    expect(await viaIndex(q, true)).toEqual(reference(q));
   });
 });
