@@ -35,10 +35,15 @@ export class Column {
   private dictionary: string[] = [];
   private codeOf = new Map<string, number>();
   private values: unknown[] | null = null;
+  /** Positions seen while no value decided the storage (every value so far null). */
+  private length = 0;
 
-  constructor(initial: unknown[]) {
+  /** Storage is chosen from `initial`, or when no value is given yet, from the first value set. */
+  constructor(initial: unknown[] = []) {
     const capacity = Math.max(16, initial.length);
-    if (initial.every((v) => v === null || typeof v === 'number')) {
+    if (initial.every((v) => v === null)) {
+      this.length = initial.length;
+    } else if (initial.every((v) => v === null || typeof v === 'number')) {
       this.numbers = new Float64Array(capacity).fill(NaN);
       initial.forEach((v, i) => v !== null && (this.numbers![i] = v as number));
     } else if (initial.every((v) => v === null || typeof v === 'string')) {
@@ -78,17 +83,38 @@ export class Column {
   }
 
   private ensure(i: number): void {
-    const grow = <A extends Float64Array | Uint16Array>(array: A, make: (n: number) => A): A => {
-      if (i < array.length) return array;
-      const grown = make(Math.max(i + 1, array.length * 2));
-      grown.set(array);
-      return grown;
-    };
-    if (this.numbers) this.numbers = grow(this.numbers, (n) => new Float64Array(n).fill(NaN));
-    if (this.codes) this.codes = grow(this.codes, (n) => new Uint16Array(n));
+    if (this.numbers && i >= this.numbers.length) {
+      const grown = new Float64Array(Math.max(i + 1, this.numbers.length * 2)).fill(NaN);
+      grown.set(this.numbers);
+      this.numbers = grown;
+    }
+    if (this.codes && i >= this.codes.length) {
+      const grown = new Uint16Array(Math.max(i + 1, this.codes.length * 2));
+      grown.set(this.codes);
+      this.codes = grown;
+    }
+  }
+
+  /** No storage yet: the first value decides it (numbers, codes or plain values), nulls so far stay null. */
+  private decide(i: number, value: unknown): void {
+    const capacity = Math.max(16, this.length, i + 1);
+    if (value === null || typeof value === 'number') this.numbers = new Float64Array(capacity).fill(NaN);
+    else if (typeof value === 'string') this.codes = new Uint16Array(capacity);
+    else this.values = [];
+  }
+
+  private get undecided(): boolean {
+    return this.numbers === null && this.codes === null && this.values === null;
   }
 
   set(i: number, value: unknown): void {
+    if (this.undecided) {
+      if (value === null) {
+        this.length = Math.max(this.length, i + 1);
+        return;
+      }
+      this.decide(i, value);
+    }
     this.ensure(i);
     if (this.numbers) {
       if (value === null || typeof value === 'number') {
@@ -109,6 +135,8 @@ export class Column {
 
   /** The storage an order can be sorted from: numbers or dictionary codes (not plain values). */
   sortable(): SortableColumn | null {
+    // A column of nulls only sorts as numbers (all of them absent).
+    if (this.undecided) this.decide(0, null);
     if (this.numbers) return { numbers: this.numbers };
     if (this.codes) return { codes: this.codes, dictionary: this.dictionary };
     return null;
@@ -121,6 +149,7 @@ export class Column {
    */
   counts(ids: Array<string | null>, limit: number): Map<string | number, number> | null {
     const out = new Map<string | number, number>();
+    if (this.undecided) return out;
     if (this.codes) {
       const codes = this.codes;
       const tally = new Uint32Array(this.dictionary.length + 1);
@@ -143,6 +172,7 @@ export class Column {
 
   /** A reader by position, with no per-call branching on the storage kind. */
   reader(): (i: number) => unknown {
+    if (this.undecided) return () => null;
     const { numbers, codes, dictionary, values } = this;
     if (numbers) {
       return (i) => {
@@ -172,7 +202,10 @@ interface TableColumns {
   orders: Map<number, SortedOrder | null>;
 }
 
-/** A build under way: plain arrays, kept in step with writes as they commit, packed when done. */
+/**
+ * A build under way: its columns filled row by row (so a million rows leave no plain arrays of
+ * boxed values behind for the collector), kept in step with writes as they commit.
+ */
 interface Building {
   version: number;
   /** The last row id scanned. */
@@ -180,7 +213,7 @@ interface Building {
   ids: Array<string | null>;
   positions: Map<string, number>;
   slots: number[];
-  arrays: unknown[][];
+  columns: Column[];
   /** A change it could not follow (columns changed, or every row replaced): thrown away when done. */
   stale: boolean;
   waiters: Array<() => void>;
@@ -258,7 +291,7 @@ export class ColumnCache {
 
   private start(table: TableRecord): Building {
     const slots = allSlots(table);
-    const building: Building = { version: table.data_version, ids: [], positions: new Map(), slots, arrays: slots.map(() => []), stale: false, waiters: [] };
+    const building: Building = { version: table.data_version, ids: [], positions: new Map(), slots, columns: slots.map(() => new Column()), stale: false, waiters: [] };
     this.building.set(table.id, building);
     return building;
   }
@@ -284,7 +317,7 @@ export class ColumnCache {
       building.positions.set(id, i);
     }
     const at = i;
-    building.slots.forEach((slot, k) => (building.arrays[k]![at] = slotValue(row, slot)));
+    for (let k = 0; k < building.slots.length; k++) building.columns[k]!.set(at, slotValue(row, building.slots[k]!));
   }
 
   /** Ends a build: a complete one becomes the table's cache; a failed one (or one closed early) is dropped. */
@@ -295,7 +328,7 @@ export class ColumnCache {
     if (!failed && !building.stale && this.current(tableId)) {
       let live = 0;
       for (const id of building.ids) if (id !== null) live++;
-      const slots = new Map(building.slots.map((slot, k) => [slot, new Column(building.arrays[k]!)]));
+      const slots = new Map(building.slots.map((slot, k) => [slot, building.columns[k]!]));
       const idOrdered = ascending(building.ids);
       this.tables.set(tableId, { version: building.version, ids: building.ids, positions: building.positions, slots, live, idOrdered, orders: new Map() });
     }
@@ -321,7 +354,7 @@ export class ColumnCache {
           if (i === undefined) continue;
           building.ids[i] = null;
           building.positions.delete(id);
-          for (const array of building.arrays) array[i] = null;
+          for (const column of building.columns) column.set(i, null);
         }
         // A row the scan has not reached yet is left to it, so positions keep row id order.
         for (const row of changes.upserted ?? []) if (building.positions.has(row.id) || (building.after !== undefined && row.id <= building.after)) this.put(building, row);

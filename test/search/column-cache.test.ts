@@ -57,3 +57,36 @@ test('counts: live positions only, nulls left out, null past the limit or for pl
   grown.set(20, 'z');
   expect(grown.counts(['r1', 'r2'], 10)).toEqual(new Map([['a', 1]]));
 });
+
+test('a column filled value by value takes its storage from the first value, nulls before it kept', () => {
+  const numbers = new Column();
+  numbers.set(0, null);
+  numbers.set(1, null);
+  numbers.set(2, 4.5);
+  numbers.set(30, 1);
+  expect(read(numbers, 3)).toEqual([null, null, 4.5]);
+  expect(numbers.reader()(30)).toBe(1);
+  expect('numbers' in numbers.sortable()!).toBe(true);
+
+  const strings = new Column();
+  strings.set(0, null);
+  strings.set(1, 'b');
+  strings.set(2, 'a');
+  strings.set(3, 'b');
+  expect(read(strings, 4)).toEqual([null, 'b', 'a', 'b']);
+  expect(strings.sortable()).toMatchObject({ dictionary: ['b', 'a'] });
+  strings.set(4, 7);
+  expect(read(strings, 5)).toEqual([null, 'b', 'a', 'b', 7]);
+  expect(strings.sortable()).toBeNull();
+
+  const lists = new Column();
+  lists.set(0, ['x']);
+  expect(lists.reader()(0)).toEqual(['x']);
+  expect(lists.sortable()).toBeNull();
+
+  const nothing = new Column();
+  for (let i = 0; i < 40; i++) nothing.set(i, null);
+  expect(read(nothing, 40).every((v) => v === null)).toBe(true);
+  expect(nothing.counts(Array.from({ length: 40 }, (_, i) => `r${i}`), 10)).toEqual(new Map());
+  expect('numbers' in nothing.sortable()!).toBe(true);
+});
