@@ -209,7 +209,9 @@ function coerceValue(value: unknown, column: Column, strictness: Strictness): Co
         else if (parsed) return bad(`ambiguous number: ${parsed.ambiguous}`);
       }
       if (n === undefined || !Number.isFinite(n)) return bad(`expected a number, got ${describe(value)}`);
-      return ok(column.type === 'currency' ? round(n, minorUnits(column.currency_code)) : n);
+      const stored = column.type === 'currency' ? round(n, minorUnits(column.currency_code)) : n;
+      // -0 is stored as 0: LMDB's keys would sort it before every 0, apart from its equals.
+      return ok(stored === 0 ? 0 : stored);
     }
     case 'boolean': {
       if (typeof value === 'boolean') return ok(value);

@@ -115,3 +115,11 @@ describe('every type in each strictness', () => {
     expect(value('', col('string'), 'strict')).toEqual({ value: '' });
   });
 });
+
+test('a negative zero is stored as zero (number, and a currency amount rounding to zero)', () => {
+  for (const [input, column] of [[-0, col('number')], ['-0', col('number')], [-0.001, col('currency', { currency_code: 'USD' })], ['(0.00)', col('currency')]] as const) {
+    const r = coerce(input, column, 'balanced');
+    expect(r.ok).toBe(true);
+    expect(Object.is(r.ok && r.value, 0)).toBe(true);
+  }
+});
