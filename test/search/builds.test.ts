@@ -119,6 +119,30 @@ test('after a restart, prebuild builds both for every large table in the backgro
   expect(app.services.search.search(table, ['zanzibar']).ids().sort()).toEqual(want);
 });
 
+test('a search while the searchable columns keep changing gets a 503 with Retry-After; once they settle it answers', async () => {
+  let changing = true;
+  let added = 0;
+  const changer = (async () => {
+    // Each text column added changes the searchable columns, so the index is built again.
+    while (changing) {
+      const reply = await app.request('POST', `${base}/columns`, { body: { id: `extra${added}`, name: `Extra ${added}`, type: 'text' } });
+      expect(reply.status).toBe(200);
+      added++;
+      await Bun.sleep(5);
+    }
+  })();
+  while (added === 0) await Bun.sleep(1);
+  const searching = await app.request('GET', `${base}/rows?q=freight`);
+  changing = false;
+  await changer;
+  expect(searching.status).toBe(503);
+  expect(searching.body.error_key).toBe('service_unavailable');
+  expect(searching.headers.get('retry-after')).toBe('1');
+  const settled = await app.request('GET', `${base}/rows?q=freight&limit=1`);
+  expect(settled.status).toBe(200);
+  expect(settled.body.rows.length).toBe(1);
+});
+
 test('a build cut short (the service closing) is not kept, and what waited on it gets a 503', async () => {
   const dataDir = app.dataDir;
   await app.close(true);
