@@ -95,10 +95,15 @@ export async function run(): Promise<void> {
     };
 
     // The first aggregate waits for the column cache, built in the background from LMDB (filtered
-    // walks then read it too); the first q waits for the search index the same way.
+    // walks then read it too); the first q waits for the search index the same way. Both come
+    // first, so the latencies below are not measured beside a build (the server also starts both
+    // on its own 5-10 s after a large table stops changing).
     const ta = performance.now();
     await fetch(`${base}/rows/aggregate?aggs=sum:price&filter=status.eq.new`, { headers });
     results.push({ measure: 'first aggregate (waits for the column cache, built in the background)', value: `${((performance.now() - ta) / 1000).toFixed(1)} s`, target: '-' });
+    const tq = performance.now();
+    await fetch(`${base}/rows?q=freight`, { headers });
+    results.push({ measure: 'first q, after it (waits for the search index, built in the background)', value: `${((performance.now() - tq) / 1000).toFixed(1)} s`, target: '-' });
     await measure('eq filter (status.eq.X), limit 20', 'p95 < 3 ms', (i) => get(`/rows?filter=status.eq.${STATUSES[i % 10]}`)());
     await measure('range filter + order on another column (qty 10% band, order=due.desc)', 'p95 < 3 ms', (i) =>
       get(`/rows?filter=qty.gte.${(i % 9) * 1000},qty.lt.${(i % 9) * 1000 + 1000}&order=due.desc`)(),
@@ -111,9 +116,6 @@ export async function run(): Promise<void> {
       cursor = ((await r.json()) as { nextCursor: string }).nextCursor;
     }
     await measure('deep cursor page (after the 10,000th row, order=price.desc)', 'p95 < 3 ms', () => get(`/rows?order=price.desc&cursor=${encodeURIComponent(cursor)}`)());
-    const tq = performance.now();
-    await fetch(`${base}/rows?q=freight`, { headers });
-    results.push({ measure: 'first q (waits for the search index, built in the background)', value: `${((performance.now() - tq) / 1000).toFixed(1)} s`, target: '-' });
     await measure('q, one term', 'p95 < 10 ms', (i) => get(`/rows?q=${WORDS[i % WORDS.length]}`)());
     await measure('q, two terms', 'p95 < 10 ms', (i) => get(`/rows?q=${WORDS[i % WORDS.length]}%20${WORDS[(i + 5) % WORDS.length]}`)());
     await measure('q, a rare term (user<n> of one email)', 'p95 < 10 ms', (i) => get(`/rows?q=user${(i * 7919) % N}`)(), 50);

@@ -57,14 +57,28 @@ export class RowsService {
     private readonly clock: Clock,
   ) {}
 
-  /** Starts background builds of the column cache and search index of every large table; returns how many tables. */
-  prebuild(): number {
-    const tables = this.tablesStore.activeLargerThan(BUILD_AT_ONCE_ROWS);
-    for (const table of tables) {
+  /** Each large table's `data_version` at the last `prebuild`. */
+  private versionsSeen = new Map<string, number>();
+
+  /**
+   * Starts background builds of the column cache and search index of large tables (a no-op for
+   * those built or under way): of every one at start, and then, called periodically with
+   * `settled`, of those that have not changed since the last call. A table that grew large after
+   * the start would otherwise make its first search wait for the whole build, and building while
+   * it is still being loaded would slow the load. Returns how many tables it asked for.
+   */
+  prebuild(settled = false): number {
+    const seen = new Map<string, number>();
+    let asked = 0;
+    for (const table of this.tablesStore.activeLargerThan(BUILD_AT_ONCE_ROWS)) {
+      seen.set(table.id, table.data_version);
+      if (settled && this.versionsSeen.get(table.id) !== table.data_version) continue;
       this.columns.request(table);
       if (table.columns_json.some(isSearchable)) this.search.request(table);
+      asked++;
     }
-    return tables.length;
+    this.versionsSeen = seen;
+    return asked;
   }
 
   list(projectId: string, tableId: string, params: ListParams) {

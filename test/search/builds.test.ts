@@ -5,7 +5,10 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { BUILD_AT_ONCE_ROWS } from '../../src/jobs/builds';
-import { startApp, type TestApp } from '../helpers/app';
+import { scheduleMaintenance } from '../../src/jobs/maintenance';
+import { Scheduler } from '../../src/jobs/scheduler';
+import { createLogger } from '../../src/lib/log';
+import { startApp, testConfig, type TestApp } from '../helpers/app';
 
 const TABLES = '/v1/projects/proj_default/tables';
 const WORDS = ['freight', 'invoice', 'consulting', 'license', 'hardware', 'travel'];
@@ -117,6 +120,40 @@ test('after a restart, prebuild builds both for every large table in the backgro
   expect(app.services.columnCache.peek(table, [table.slots.amount!])).not.toBeNull();
   const want = [...live.values()].filter((r) => words(r).includes('zanzibar')).map((r) => r.id).sort();
   expect(app.services.search.search(table, ['zanzibar']).ids().sort()).toEqual(want);
+});
+
+test('a large table that has stopped changing gets its builds from the periodic prebuild, not while it changes', async () => {
+  const dataDir = app.dataDir;
+  await app.close(true);
+  app = await startApp({ dataDir });
+  const scheduler = new Scheduler(createLogger(false));
+  scheduleMaintenance(scheduler, app.services, testConfig(dataDir, { prebuild: true }));
+  try {
+    const built = () => {
+      const table = app.services.tables.get('proj_default', tableId);
+      return app.services.columnCache.peek(table, [table.slots.amount!]) !== null;
+    };
+    // First seen, then changed since: nothing is built yet.
+    await scheduler.runNow('prebuild-settled');
+    await writeWhile(() => false);
+    await scheduler.runNow('prebuild-settled');
+    expect(app.services.builds.size).toBe(0);
+    expect(built()).toBe(false);
+    // Unchanged since the last check: both builds start in the background.
+    await scheduler.runNow('prebuild-settled');
+    expect(app.services.builds.size).toBeGreaterThan(0);
+    while (app.services.builds.size > 0) await Bun.sleep(5);
+    expect(built()).toBe(true);
+    const table = app.services.tables.get('proj_default', tableId);
+    const want = [...live.values()].filter((r) => words(r).includes('zanzibar')).map((r) => r.id).sort();
+    expect(app.services.search.search(table, ['zanzibar']).ids().sort()).toEqual(want);
+  } finally {
+    await scheduler.stop();
+  }
+  const off = new Scheduler(createLogger(false));
+  scheduleMaintenance(off, app.services, testConfig(dataDir, { prebuild: false }));
+  await expect(off.runNow('prebuild-settled')).rejects.toThrow('no job named prebuild-settled');
+  await off.stop();
 });
 
 test('a search while the searchable columns keep changing gets a 503 with Retry-After; once they settle it answers', async () => {
