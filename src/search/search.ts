@@ -22,6 +22,7 @@ import { isSearchable } from '../services/row-fields';
 import { BUILD_AT_ONCE_ROWS, type BuildQueue } from '../jobs/builds';
 import { ApiError } from '../lib/errors';
 import { ownString } from '../lib/strings';
+import { fuzzyReachable, SortedWords } from './sorted-words';
 import type { RowRecord, RowsStore } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
 
@@ -30,12 +31,22 @@ const processTerm = MiniSearch.getDefault('processTerm') as (term: string) => st
 const FUZZY = 0.2;
 const MAX_FUZZY = MiniSearch.getDefault('searchOptions')?.maxFuzzy ?? 6;
 
+/** How far a word may be from a query term of this length without digits and still match it. */
+function distanceForLength(length: number): number {
+  return length > 4 ? Math.min(MAX_FUZZY, Math.round(length * FUZZY)) : 0;
+}
+
 /**
  * How far a word may be from a term and still match it: 0 for short terms, and for terms with a
  * digit (a typo-tolerant match of an invoice number, amount or date finds the wrong ones).
  */
 export function maxDistance(term: string): number {
-  return term.length > 4 && !/\d/.test(term) ? Math.min(MAX_FUZZY, Math.round(term.length * FUZZY)) : 0;
+  return /\d/.test(term) ? 0 : distanceForLength(term.length);
+}
+
+/** Whether some typo-tolerant query term could match a word; those that cannot live in `SortedWords`. */
+function reachable(word: string): boolean {
+  return fuzzyReachable(word, distanceForLength, MAX_FUZZY);
 }
 
 /** The terms of a query (or of a row's text), as MiniSearch reads them. */
@@ -61,7 +72,9 @@ interface TableIndex {
   /** The last row id scanned. */
   after?: string;
   waiters: Array<() => void>;
+  /** Words a typo-tolerant term can reach, in MiniSearch's radix tree; the others in `words`. */
   terms: SearchableMap<Posting>;
+  words: SortedWords<Posting>;
   /** Row ids by ordinal; null where a row was removed or rewritten (a tombstone). */
   ids: Array<string | null>;
   ordinals: Map<string, number>;
@@ -122,10 +135,11 @@ export class SearchIndexes {
     entry.ids.push(id);
     entry.ordinals.set(id, ordinal);
     for (const term of new Set(queryTerms(rowText(row)))) {
-      const p = entry.terms.get(term);
-      // The tree keeps slices of a new key: of its own copy, not of the row's whole text.
-      if (p === undefined) entry.terms.set(ownString(term), ordinal);
-      else if (typeof p === 'number') entry.terms.set(term, [p, ordinal]);
+      const store: { get(w: string): Posting | undefined; set(w: string, p: Posting): unknown } = reachable(term) ? entry.terms : entry.words;
+      const p = store.get(term);
+      // A new word is kept as a copy of its own, not as a slice of the row's whole text.
+      if (p === undefined) store.set(ownString(term), ordinal);
+      else if (typeof p === 'number') store.set(term, [p, ordinal]);
       else p.push(ordinal);
     }
   }
@@ -148,18 +162,23 @@ export class SearchIndexes {
       entry.ordinals.set(id, ids.length);
       ids.push(id);
     });
+    const renumbered = (p: Posting): Posting | null => {
+      const live = (typeof p === 'number' ? [p] : p).map((o) => renumber[o]!).filter((o) => o >= 0);
+      return live.length === 0 ? null : live.length === 1 ? live[0]! : live;
+    };
     const terms = new SearchableMap<Posting>();
     entry.terms.forEach((term, p) => {
-      const live = (typeof p === 'number' ? [p] : p).map((o) => renumber[o]!).filter((o) => o >= 0);
-      if (live.length) terms.set(term, live.length === 1 ? live[0]! : live);
+      const live = renumbered(p);
+      if (live !== null) terms.set(term, live);
     });
     entry.terms = terms;
+    entry.words = entry.words.map(renumbered);
     entry.ids = ids;
     entry.dead = 0;
   }
 
   private newEntry(table: TableRecord): TableIndex {
-    const entry: TableIndex = { ftsVersion: table.fts_version, ready: false, waiters: [], terms: new SearchableMap(), ids: [], ordinals: new Map(), dead: 0 };
+    const entry: TableIndex = { ftsVersion: table.fts_version, ready: false, waiters: [], terms: new SearchableMap(), words: new SortedWords(), ids: [], ordinals: new Map(), dead: 0 };
     this.indexes.set(table.id, entry);
     return entry;
   }
@@ -214,7 +233,7 @@ export class SearchIndexes {
    * each word once: the fuzzy matches that start with the term are among the prefix matches.
    */
   private postingsOf(entry: TableIndex, term: string): { postings: Posting[]; total: number } {
-    const postings = [...entry.terms.atPrefix(term).values()];
+    const postings = [...entry.terms.atPrefix(term).values(), ...entry.words.withPrefix(term)];
     const max = maxDistance(term);
     if (max) for (const [word, [p]] of entry.terms.fuzzyGet(term, max)) if (!word.startsWith(term)) postings.push(p);
     let total = 0;
