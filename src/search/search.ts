@@ -8,8 +8,10 @@
  * The postings are row ordinals (one number, or an ascending array) instead of the MiniSearch
  * class's per-term maps of document ids, frequencies and field lengths: lists are ordered by
  * `order`, never by relevance, so scores are not needed, and at a million rows with a unique word
- * each (e-mails, order numbers) those maps took about 3.5 GB. Several terms are intersected as
- * bitmaps, so `q` costs about the postings it touches and one pass over a byte per row.
+ * each (e-mails, order numbers) those maps took about 3.5 GB. Words no typo-tolerant term can
+ * reach (see `fuzzyReachable`) are kept apart in a sorted array (`SortedWords`), which needs no
+ * object per word. A later term only raises the rows the earlier ones matched, so `q` costs about
+ * the postings it touches and a byte per row.
  *
  * It is derived data: built from LMDB on the first search that needs it after a start (or after the
  * searchable columns change), then kept in step with every committed write. A removed or rewritten
