@@ -92,6 +92,7 @@ export interface SearchHits {
   ids(): string[];
 }
 
+/** Every row ordinal of some postings (an ordinal in two of them comes twice). */
 function eachOrdinal(postings: Posting[], visit: (ordinal: number) => void): void {
   for (const p of postings) {
     if (typeof p === 'number') visit(p);
