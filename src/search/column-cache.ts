@@ -10,6 +10,7 @@
  * plain array.
  */
 import { BUILD_AT_ONCE_ROWS, type BuildQueue } from '../jobs/builds';
+import { firstNotBefore } from '../lib/bisect';
 import { ApiError } from '../lib/errors';
 import { ownString } from '../lib/strings';
 import { SYSTEM_SLOTS, slotValue, type RowRecord, type RowsStore } from '../store/rows.store';
@@ -462,13 +463,8 @@ function firstAbove(ids: Array<string | null>, afterId: string, orEqual: boolean
     for (let j = i; j >= 0; j--) if (ids[j] !== null) return ids[j]!;
     return '';
   };
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
+  return firstNotBefore(ids.length, (mid) => {
     const id = liveAt(mid);
-    if (orEqual ? id < afterId : id <= afterId) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+    return orEqual ? id < afterId : id <= afterId;
+  });
 }

@@ -67,6 +67,9 @@ function text(value: unknown): string {
 /** Row ordinals holding one word: one ordinal, or several in ascending order. */
 type Posting = number | number[];
 
+/** What the radix tree and the sorted words have in common: postings by word. */
+type PostingStore = { get(word: string): Posting | undefined; set(word: string, posting: Posting): unknown };
+
 interface TableIndex {
   ftsVersion: number;
   /** The scan of the rows has reached the end; until then writes are followed but searches wait. */
@@ -138,7 +141,7 @@ export class SearchIndexes {
     entry.ids.push(id);
     entry.ordinals.set(id, ordinal);
     for (const term of new Set(queryTerms(rowText(row)))) {
-      const store: { get(w: string): Posting | undefined; set(w: string, p: Posting): unknown } = reachable(term) ? entry.terms : entry.words;
+      const store: PostingStore = reachable(term) ? entry.terms : entry.words;
       const p = store.get(term);
       // A new word is kept as a copy of its own, not as a slice of the row's whole text.
       if (p === undefined) store.set(ownString(term), ordinal);

@@ -10,6 +10,7 @@
  * Writes after the sort mark their positions dirty; a walk merges those (sorted on the spot) with
  * the sorted ones, and too many dirty positions make the next walk sort again.
  */
+import { firstNotBefore } from '../lib/bisect';
 import { indexKeyBytes, indexValue, type IndexKeyBound, type IndexValue } from '../store/rows.store';
 
 /** What a column holds, as the column cache stores it. */
@@ -52,7 +53,10 @@ export class SortedOrder {
     this.rankedKeys = [];
   }
 
-  /** A -0 among the numbers: LMDB sorts it apart from 0, which this order does not follow. */
+  /**
+   * A -0 among the numbers (only in rows written before numbers were stored with -0 as 0): LMDB
+   * sorts it apart from 0, which this order does not follow.
+   */
   private negativeZero = false;
 
   /** The order of a column, or null when it cannot have one. */
@@ -204,16 +208,8 @@ export class SortedOrder {
     if (typeof value === 'boolean') return [BOOLEAN, value ? 1 : 0];
     if (typeof value === 'number') return [NUMBER, value];
     const key = indexKeyBytes(value);
-    let low = 0;
-    let high = this.rankedKeys.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      const c = Buffer.compare(this.rankedKeys[mid]!, key);
-      if (c === 0) return [STRING, mid + 1];
-      if (c < 0) low = mid + 1;
-      else high = mid;
-    }
-    return [STRING, low + 0.5];
+    const i = firstNotBefore(this.rankedKeys.length, (mid) => Buffer.compare(this.rankedKeys[mid]!, key) < 0);
+    return i < this.rankedKeys.length && Buffer.compare(this.rankedKeys[i]!, key) === 0 ? [STRING, i + 1] : [STRING, i + 0.5];
   }
 
   /**
@@ -243,17 +239,11 @@ export class SortedOrder {
     const inside = (cls: number, key: number, id: string) => (!low || versus(cls, key, id, low) > 0) && (!high || versus(cls, key, id, high) < 0);
     const at = (i: number) => this.sortedIds[i]!;
     // First sorted index past the low bound, and first at or past the high bound.
-    const search = (b: { k: [number, number]; id: string | symbol }, past: boolean) => {
-      let lo = 0;
-      let hi = this.positions.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
+    const search = (b: { k: [number, number]; id: string | symbol }, past: boolean) =>
+      firstNotBefore(this.positions.length, (mid) => {
         const c = versus(this.classes[mid]!, this.keys[mid]!, at(mid), b);
-        if (past ? c <= 0 : c < 0) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
+        return past ? c <= 0 : c < 0;
+      });
     const start = low ? search(low, true) : 0;
     const end = high ? search(high, false) : this.positions.length;
     const extra = dirty.filter((d) => inside(d.cls, d.key, d.id));

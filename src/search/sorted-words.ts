@@ -6,6 +6,8 @@
  * of the index's memory, and most of what the garbage collector had to walk).
  */
 
+import { firstNotBefore } from '../lib/bisect';
+
 /** How far a typo-tolerant query term may be from a word: the rule `maxDistance` in search.ts. */
 export type DistanceRule = (queryTermLength: number) => number;
 
@@ -126,25 +128,11 @@ export class SortedWords<P> {
 
   /** The chunk a word belongs in: the last whose first word is not above it (the first chunk for words before all). */
   private chunkFor(word: string): number {
-    let low = 0;
-    let high = this.firsts.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (this.firsts[mid]! <= word) low = mid + 1;
-      else high = mid;
-    }
-    return Math.max(0, low - 1);
+    return Math.max(0, firstNotBefore(this.firsts.length, (mid) => this.firsts[mid]! <= word) - 1);
   }
 }
 
 /** The first index whose word is not below `word` (code-unit order). */
 function lowerBound(words: string[], word: string): number {
-  let low = 0;
-  let high = words.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (words[mid]! < word) low = mid + 1;
-    else high = mid;
-  }
-  return low;
+  return firstNotBefore(words.length, (mid) => words[mid]! < word);
 }

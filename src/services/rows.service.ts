@@ -43,8 +43,6 @@ export interface RowOrigin {
   confidence: number;
 }
 
-
-
 export class RowsService {
   constructor(
     private readonly store: Store,

@@ -102,3 +102,11 @@ describe('after rewrites and deletes (tombstones, then compaction)', () => {
     expect(await viaIndex(q, true)).toEqual(reference(q));
   });
 });
+
+test('a search of more terms than a byte can count is refused, not answered wrongly', async () => {
+  const table = app.services.tables.get('proj_default', tableId);
+  await app.services.search.load(table);
+  expect(() => app.services.search.search(table, Array.from({ length: 252 }, (_, i) => `word${i}`))).toThrow('too many search terms');
+  // 251 distinct terms still fit (none of these words is in the rows, so nothing matches all).
+  expect(app.services.search.search(table, Array.from({ length: 251 }, (_, i) => `word${i}`)).size).toBe(0);
+});
