@@ -4,6 +4,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   http: () => import('./http'),
   rows: () => import('./rows'),
   extract: () => import('./extract'),
+  corpus: () => import('./corpus'),
 };
 
 const wanted = process.argv.slice(2);
