@@ -35,14 +35,26 @@ export function currencyIn(text: string): string | null {
 export type NumberParse = { value: number } | { ambiguous: string; guess: number } | null;
 
 /**
+ * What the rest of a document says about how it writes values, so that one ambiguous value is read
+ * like its neighbours: `dayFirst` (another date of the column has a day above 12 first),
+ * `decimalComma` (its numbers write decimals after a comma).
+ */
+export interface ValueHints {
+  dayFirst?: boolean;
+  decimalComma?: boolean;
+}
+
+/**
  * Reads a number written by a person: currency signs and codes, group separators (`,` `.` space
  * `'`), a decimal comma, and negatives as `-12`, `12-` or `(12)`. The locale-number library we
  * tried reads "1.234,50" as 1.2345 under en-US, so separators are decided here: with both `.` and
  * `,` the last is the decimal mark; one `,` before exactly three digits is ambiguous (1234 or
- * 1.234); several of one kind are groups; a single `.` is a decimal point.
+ * 1.234) unless the hints say how the document writes decimals; several of one kind are groups; a
+ * single `.` is a decimal point, or a group before three digits in a decimal-comma document.
  */
-export function parseHumanNumber(input: string): NumberParse {
-  let s = input.trim();
+export function parseHumanNumber(input: string, hints: ValueHints = {}): NumberParse {
+  // A percentage reads as its number as printed ("12,5 %" is 12.5).
+  let s = input.trim().replace(/\s*%$/, '').replace(/^(\(.*)%\)$/, '$1)');
   if (s === '') return null;
   let negative = false;
   if (/^\(.*\)$/.test(s)) {
@@ -50,10 +62,10 @@ export function parseHumanNumber(input: string): NumberParse {
     s = s.slice(1, -1).trim();
   }
   s = stripCurrency(s).trim();
-  if (/^[-−]/.test(s)) {
+  if (/^[-−–]/.test(s)) {
     negative = !negative;
     s = s.slice(1).trim();
-  } else if (/[-−]$/.test(s)) {
+  } else if (/[-−–]$/.test(s)) {
     negative = !negative;
     s = s.slice(0, -1).trim();
   }
@@ -74,13 +86,16 @@ export function parseHumanNumber(input: string): NumberParse {
     if (parts.length > 2) {
       if (!groupsValid(s, ',')) return null;
       normalized = parts.join('');
-    } else if (parts[1]!.length === 3 && parts[0]!.length <= 3 && parts[0] !== '0') {
+    } else if (parts[1]!.length === 3 && parts[0]!.length <= 3 && parts[0] !== '0' && hints.decimalComma === undefined) {
       const sign = negative ? -1 : 1;
       return { ambiguous: `"${input.trim()}" could be ${parts.join('')} or ${parts.join('.')}`, guess: sign * Number(parts.join('')) };
+    } else if (parts[1]!.length === 3 && hints.decimalComma === false) {
+      if (!groupsValid(s, ',')) return null;
+      normalized = parts.join('');
     } else {
       normalized = parts.join('.');
     }
-  } else if (lastDot >= 0 && s.indexOf('.') !== lastDot) {
+  } else if (lastDot >= 0 && (s.indexOf('.') !== lastDot || (hints.decimalComma && s.length - lastDot === 4 && !s.startsWith('0.')))) {
     if (!groupsValid(s, '.')) return null;
     normalized = s.split('.').join('');
   } else {
@@ -131,7 +146,7 @@ function expandYear(y: number): number {
   return y < 100 ? (y < 70 ? 2000 + y : 1900 + y) : y;
 }
 
-export function parseHumanDate(input: string, guess: boolean): DateParse {
+export function parseHumanDate(input: string, guess: boolean, hints: ValueHints = {}): DateParse {
   const s = input.trim();
   const iso = ISO_DATE.exec(s);
   if (iso) return validDate(+iso[1]!, +iso[2]!, +iso[3]!) ? { value: s } : null;
@@ -149,6 +164,7 @@ export function parseHumanDate(input: string, guess: boolean): DateParse {
     const dayFirst = validDate(y, b, a) ? ymd(y, b, a) : null;
     const monthFirst = validDate(y, a, b) ? ymd(y, a, b) : null;
     if (dayFirst && monthFirst && dayFirst !== monthFirst) {
+      if (hints.dayFirst !== undefined) return { value: hints.dayFirst ? dayFirst : monthFirst };
       return guess ? { value: monthFirst } : { ambiguous: `"${s}" could be ${monthFirst} or ${dayFirst}` };
     }
     return dayFirst || monthFirst ? { value: (dayFirst ?? monthFirst)! } : null;
@@ -194,7 +210,7 @@ function matchOption(value: string, options: string[], loose: boolean): string |
 }
 
 /** Checks and converts one non-null value for `column`; nulls and blanks are handled by the caller. */
-function coerceValue(value: unknown, column: Column, strictness: Strictness): Coerced {
+function coerceValue(value: unknown, column: Column, strictness: Strictness, hints: ValueHints): Coerced {
   const loose = strictness !== 'strict';
   const guess = strictness === 'flexible';
   switch (column.type) {
@@ -203,7 +219,7 @@ function coerceValue(value: unknown, column: Column, strictness: Strictness): Co
       let n: number | undefined;
       if (typeof value === 'number') n = value;
       else if (typeof value === 'string' && loose) {
-        const parsed = parseHumanNumber(value);
+        const parsed = parseHumanNumber(value, hints);
         if (parsed && 'value' in parsed) n = parsed.value;
         else if (parsed && guess) n = parsed.guess;
         else if (parsed) return bad(`ambiguous number: ${parsed.ambiguous}`);
@@ -229,7 +245,7 @@ function coerceValue(value: unknown, column: Column, strictness: Strictness): Co
         const parsed = ISO_DATE.test(value) || ISO_TIMESTAMP.test(value) ? parseHumanDate(value, false) : null;
         return parsed && 'value' in parsed ? ok(parsed.value) : bad(`expected a date as YYYY-MM-DD or an ISO timestamp, got ${describe(value)}`);
       }
-      const parsed = parseHumanDate(value, guess);
+      const parsed = parseHumanDate(value, guess, hints);
       if (parsed && 'value' in parsed) return ok(parsed.value);
       if (parsed) return bad(`ambiguous date: ${parsed.ambiguous}; write it as YYYY-MM-DD`);
       return bad(`expected a date, got ${describe(value)}`);
@@ -307,10 +323,10 @@ function isBlank(value: unknown, column: Column): boolean {
  * Coerces `value` for `column`. `null` means no value. In flexible mode a value that cannot be
  * converted is kept as given; otherwise it is an error with a message for the user.
  */
-export function coerce(value: unknown, column: Column, strictness: Strictness): Coerced {
+export function coerce(value: unknown, column: Column, strictness: Strictness, hints: ValueHints = {}): Coerced {
   if (value === null || value === undefined) return ok(null);
   if (isBlank(value, column)) return strictness === 'strict' ? bad(`expected a ${column.type} value or null, got ""`) : ok(null);
-  const result = coerceValue(value, column, strictness);
+  const result = coerceValue(value, column, strictness, hints);
   if (!result.ok && strictness === 'flexible') return ok(value);
   return result;
 }

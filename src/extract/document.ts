@@ -1,5 +1,8 @@
 /** What the readers share: the document given, the records they find, and format detection. */
-export type Format = 'csv' | 'tsv' | 'json' | 'ndjson' | 'xlsx' | 'html' | 'markdown' | 'docx' | 'pdf' | 'text' | 'email';
+import type { TextLine } from './layout/page';
+import { imageKind } from './ocr/image-info';
+
+export type Format = 'csv' | 'tsv' | 'json' | 'ndjson' | 'xlsx' | 'html' | 'markdown' | 'docx' | 'pdf' | 'text' | 'email' | 'image';
 /** The reference OpenAPI's `file_type` of an extraction. */
 export type FileType = 'text_pdf' | 'scanned' | 'image' | 'text' | 'document' | 'unknown';
 
@@ -18,10 +21,38 @@ export interface RecordGroup {
   records: SourceRecord[];
 }
 
+/** A cell of a table as its reader gives it: text, or a typed value from a spreadsheet. */
+export type Cell = unknown;
+
+/**
+ * A table found in a document, header rows still in its grid: which rows are the header is decided
+ * against the target columns (a header of years is only a header when the columns are years).
+ */
+export interface TableCandidate {
+  /** Caption, title, sheet name, or `table N`. */
+  label: string;
+  /** Text just above the table (headings, titles): it helps choose among a document's tables. */
+  context: string;
+  /** Rows of cells, header rows first; spanning cells repeated into every row/column they cover. */
+  grid: Cell[][];
+  /** Header rows at the top when the layout knows them (`<th>`, PDF layout); else detected. */
+  headerRows?: number;
+  /** Per grid row: a summary row (Total, Subtotal) when the reader knows; else detected. */
+  summary?: boolean[];
+  page?: number;
+  /** How regular the layout was, 0..1 (1 for formats that carry their cells). */
+  quality?: number;
+}
+
 export interface Reading {
   format: Format;
   fileType: FileType;
+  /** The document's tables. */
+  tables: TableCandidate[];
+  /** Records already keyed by field: JSON objects, key: value blocks. */
   groups: RecordGroup[];
+  /** Lines outside the tables, for document fields (numbers, dates, parties, totals). */
+  lines: TextLine[];
   /** The document's running text, for the optional language-model extractor. */
   text: string;
 }
@@ -47,12 +78,12 @@ export const CONTENT_TYPES: Record<Format, string> = {
   csv: 'text/csv', tsv: 'text/tab-separated-values', json: 'application/json', ndjson: 'application/x-ndjson',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', html: 'text/html', markdown: 'text/markdown',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', pdf: 'application/pdf', text: 'text/plain',
-  email: 'message/rfc822',
+  email: 'message/rfc822', image: 'application/octet-stream',
 };
 
 export const FILE_TYPES: Record<Format, FileType> = {
   csv: 'text', tsv: 'text', json: 'text', ndjson: 'text', xlsx: 'document', html: 'text', markdown: 'text', docx: 'document',
-  pdf: 'text_pdf', text: 'text', email: 'text',
+  pdf: 'text_pdf', text: 'text', email: 'text', image: 'image',
 };
 
 function startsWith(bytes: Uint8Array, text: string): boolean {
@@ -88,11 +119,12 @@ function sniffText(bytes: Uint8Array): Format {
 
 /**
  * The format of a document, from its name, then its declared type, then its bytes; null when it
- * is not one rowsmith reads (images, archives, other binaries).
+ * is not one rowsmith reads (archives, other binaries). Images are known by their bytes alone.
  */
 export function detectFormat(doc: SourceDocument): Format | null {
   // `.txt` (and pasted text) says nothing about the layout inside, so it is sniffed like untyped text.
   const ext = doc.name.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1];
+  if (imageKind(doc.bytes)) return 'image';
   if (ext && BY_EXTENSION[ext]) return BY_EXTENSION[ext]!;
   const type = doc.contentType.split(';')[0]!.trim().toLowerCase();
   if (startsWith(doc.bytes, '%PDF')) return 'pdf';

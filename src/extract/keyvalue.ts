@@ -1,10 +1,10 @@
 /**
- * Records from running text (plain text, email bodies, PDF and DOCX paragraphs): `Key: value`
- * lines (repeated blocks become several records) and line-item tables of columns separated by
- * tabs or runs of spaces, each item carrying the document's own key: value fields.
+ * Running text (plain text, e-mail bodies, the text around HTML tables): `Key: value` lines
+ * (repeated blocks become several records) and line-item tables of columns separated by tabs or
+ * runs of spaces.
  */
-import type { RecordGroup, SourceRecord } from './document';
-import { findHeaderRow, gridToRecords } from './tables';
+import type { RecordGroup, SourceRecord, TableCandidate } from './document';
+import { findHeaderRow } from './tables';
 
 const KEY_VALUE = /^\s*(?:[-*•]\s+)?([\p{L}][\p{L}\p{N} .\/#&()'_-]{0,60}?)\s*(?:[:：]|\.{3,}|\t+)\s*(\S.*?)\s*$/u;
 const CELL_GAP = /\t+|\s{2,}|\s*\|\s*/;
@@ -57,33 +57,19 @@ function keyValueBlocks(lines: string[]): SourceRecord[] {
   return records;
 }
 
-export function textGroups(text: string, extra: SourceRecord = {}): RecordGroup[] {
+/** Running text read as tables (runs of aligned lines) and key: value blocks (lines outside them). */
+export function textTables(text: string): { tables: TableCandidate[]; groups: RecordGroup[] } {
   const lines = text.split(/\r?\n/);
   const runs = tableRuns(lines);
   const inTable = new Set<number>();
-  const groups: RecordGroup[] = [];
-  const tables: SourceRecord[][] = [];
+  const tables: TableCandidate[] = [];
   for (const run of runs) {
     const grid = lines.slice(run.start, run.end).filter((l) => !/^\s*[-=_|+:\s]{3,}$/.test(l)).map(cells);
-    const header = findHeaderRow(grid, 1);
-    if (header !== 0) continue;
+    if (findHeaderRow(grid, 1) !== 0) continue;
     for (let k = run.start; k < run.end; k++) inTable.add(k);
-    tables.push(gridToRecords(grid, 0));
+    const above = lines.slice(Math.max(0, run.start - 2), run.start).join(' ').trim();
+    tables.push({ label: `table ${tables.length + 1}`, context: above, grid, headerRows: 1, quality: 0.9 });
   }
   const blocks = keyValueBlocks(lines.filter((_, k) => !inTable.has(k)));
-  const documentFields = blocks.length === 1 ? { ...extra, ...blocks[0] } : extra;
-  tables.forEach((records, n) => groups.push({ label: `table ${n + 1}`, records: records.map((r) => ({ ...documentFields, ...r })) }));
-  if (blocks.length) groups.push({ label: 'key: value', records: blocks.map((b) => ({ ...extra, ...b })) });
-  else if (Object.keys(extra).length) groups.push({ label: 'fields', records: [extra] });
-  return groups;
-}
-
-/**
- * A document's tables together with its key: value fields (from `text`, the document without its
- * tables). One set of fields (an invoice's number and date) is carried onto every table row.
- */
-export function withDocumentFields(tables: RecordGroup[], text: string, extra: SourceRecord = {}): RecordGroup[] {
-  const fields = textGroups(text, extra).filter((g) => g.label === 'key: value' || g.label === 'fields');
-  const single = fields[0]?.records.length === 1 ? fields[0].records[0]! : extra;
-  return [...tables.map((g) => ({ ...g, records: g.records.map((r) => ({ ...single, ...r })) })), ...fields];
+  return { tables, groups: blocks.length ? [{ label: 'key: value', records: blocks }] : [] };
 }

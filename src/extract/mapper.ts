@@ -1,137 +1,21 @@
 /**
- * The one column mapper: source fields to columns (by id, name, description and instruction words,
- * common synonyms, fuzzy similarity, and whether the values fit the column's type), each field to
- * at most one column; values coerced by the shared coercion module; a confidence for every row.
+ * The one column mapper. A document's tables and keyed records become candidates; for each, the
+ * header rows are chosen against the target columns and the document's columns are assigned to the
+ * target columns one to one, maximising the total score (name and description words, synonyms,
+ * spelling, and how well the values fit the column's type). The best candidate (several when they
+ * are parts of one table) gives the rows; the document's own fields (invoice number, dates,
+ * parties, totals) fill columns no table column gave. Values are coerced by the shared coercion
+ * module, read with what the rest of their column says (day-first dates, decimal commas); every
+ * row gets a confidence.
  */
 import type { Column, Strictness } from '../store/tables.store';
-import { coerce, fits } from './coerce';
-import type { RecordGroup, SourceRecord } from './document';
+import { assignMax } from './assign';
+import { coerce, fits, type ValueHints } from './coerce';
+import type { Cell, Reading, RecordGroup, SourceRecord, TableCandidate } from './document';
+import { nameScore } from './names';
+import { cellText, gridWidth, isEmpty, joinSignCells, rowKey, stackedLabels, tableBody, type TableRow } from './tables';
 
-/** Words that mean the same thing in column and field names; each maps to its group's first word. */
-const SYNONYMS: string[][] = [
-  ['amount', 'total', 'sum', 'amt', 'gross', 'charge', 'charged', 'paid', 'due', 'balance', 'value'],
-  ['price', 'cost', 'rate', 'fee', 'unit price', 'unitprice', 'each'],
-  ['date', 'dated', 'day', 'issued', 'issue', 'created', 'when', 'time', 'timestamp', 'on'],
-  ['quantity', 'qty', 'count', 'units', 'unit', 'pcs', 'pieces', 'number of'],
-  ['description', 'desc', 'item', 'items', 'product', 'details', 'detail', 'particulars', 'service', 'article', 'line', 'memo'],
-  ['email', 'e-mail', 'mail', 'email address', 'e mail'],
-  ['phone', 'tel', 'telephone', 'mobile', 'cell', 'phone number'],
-  ['name', 'full name', 'contact', 'person', 'customer name', 'client name', 'title'],
-  ['customer', 'client', 'buyer', 'bill to', 'billed to', 'sold to', 'account'],
-  ['company', 'organization', 'organisation', 'business', 'firm', 'employer'],
-  ['vendor', 'supplier', 'merchant', 'seller', 'payee', 'from'],
-  ['address', 'street', 'addr', 'location'],
-  ['city', 'town'],
-  ['country', 'nation'],
-  ['number', 'no', 'num', 'nr', '#', 'id', 'ref', 'reference', 'code'],
-  ['invoice', 'bill', 'inv'],
-  ['order', 'po', 'purchase order'],
-  ['sku', 'part', 'article number', 'item code', 'product code'],
-  ['currency', 'ccy', 'cur'],
-  ['status', 'state', 'stage'],
-  ['category', 'type', 'class', 'kind', 'group', 'department'],
-  ['url', 'link', 'website', 'web', 'homepage', 'site'],
-  ['tax', 'vat', 'gst', 'sales tax'],
-  ['discount', 'rebate'],
-  ['note', 'notes', 'comment', 'comments', 'remark', 'remarks'],
-  ['subject', 'heading', 'topic'],
-  ['in stock', 'available', 'availability', 'stocked', 'on hand'],
-  ['tags', 'tag', 'labels', 'label', 'keywords'],
-  ['active', 'enabled', 'is active'],
-  ['paid', 'settled'],
-  ['due date', 'payment due', 'due by', 'pay by'],
-];
-
-const CANONICAL = new Map<string, string>();
-for (const group of SYNONYMS) for (const word of group) if (!CANONICAL.has(word)) CANONICAL.set(word, group[0]!);
-
-function words(text: string): string[] {
-  return text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/#/g, ' # ')
-    .split(/[^\p{L}\p{N}#]+/u)
-    .filter(Boolean)
-    .map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
-}
-
-/** Words with multi-word synonyms joined first ("unit price" -> price), each mapped to its group. */
-function canonical(text: string): string[] {
-  const raw = words(text);
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i++) {
-    const pair = `${raw[i]} ${raw[i + 1] ?? ''}`.trim();
-    if (i + 1 < raw.length && CANONICAL.has(pair)) {
-      out.push(CANONICAL.get(pair)!);
-      i++;
-      continue;
-    }
-    out.push(CANONICAL.get(raw[i]!) ?? raw[i]!);
-  }
-  return out;
-}
-
-function bigrams(s: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (let i = 0; i < s.length - 1; i++) {
-    const g = s.slice(i, i + 2);
-    out.set(g, (out.get(g) ?? 0) + 1);
-  }
-  return out;
-}
-
-/** Dice similarity of two strings' letter pairs, 0 to 1. */
-export function similarity(a: string, b: string): number {
-  if (a === b) return 1;
-  if (a.length < 2 || b.length < 2) return 0;
-  const x = bigrams(a);
-  const y = bigrams(b);
-  let shared = 0;
-  for (const [g, n] of x) shared += Math.min(n, y.get(g) ?? 0);
-  return (2 * shared) / (a.length - 1 + (b.length - 1));
-}
-
-const squash = (s: string) => words(s).join('');
-
-function overlap(a: string[], b: string[]): number {
-  if (!a.length || !b.length) return 0;
-  const set = new Set(b);
-  const shared = new Set(a.filter((w) => set.has(w))).size;
-  return shared / new Set([...a, ...b]).size;
-}
-
-/** How well a source field's name fits a column, 0 to 1, before looking at its values. */
-export function nameScore(column: Column, field: string): number {
-  const f = squash(field);
-  const lastPart = field.includes('.') ? squash(field.slice(field.lastIndexOf('.') + 1)) : f;
-  for (const name of [column.id, column.name]) {
-    const n = squash(name);
-    if (n === f) return 1;
-    if (n === lastPart) return 0.95;
-  }
-  // `customer.name` is the customer: a nested object's name stands for the object.
-  if (field.includes('.')) {
-    const parent = squash(field.slice(0, field.lastIndexOf('.')).split('.').pop()!);
-    const leaf = canonical(field.slice(field.lastIndexOf('.') + 1)).join(' ');
-    if (['name', 'subject', 'label'].includes(leaf) && [column.id, column.name].some((n) => squash(n) === parent)) return 0.92;
-  }
-  const fieldWords = canonical(field);
-  let best = 0;
-  for (const name of [column.name, column.id]) {
-    const nameWords = canonical(name);
-    if (nameWords.join(' ') === fieldWords.join(' ')) best = Math.max(best, 0.9);
-    const o = overlap(fieldWords, nameWords);
-    if (o > 0) best = Math.max(best, 0.5 + 0.35 * o);
-    const d = similarity(squash(name), f);
-    if (d >= 0.7) best = Math.max(best, 0.85 * d);
-  }
-  const hints = canonical(`${column.description ?? ''} ${column.instruction ?? ''}`);
-  if (hints.length) {
-    const covered = fieldWords.filter((w) => hints.includes(w)).length / fieldWords.length;
-    if (covered > 0) best = Math.max(best, 0.45 + 0.3 * covered);
-  }
-  return best;
-}
+export { nameScore, similarity } from './names';
 
 /** How coercion treats extracted text: documents carry no types, so even `strict` reads "1,234.50". */
 export function extractionStrictness(strictness: Strictness): Strictness {
@@ -139,11 +23,62 @@ export function extractionStrictness(strictness: Strictness): Strictness {
 }
 
 const TYPED = new Set(['number', 'currency', 'date', 'email', 'url', 'boolean', 'enum', 'multi_select']);
+/** Cells that say "no value": dashes, n/a. */
+const NONE = /^(?:[-–—−‐.…]+|n\/?a|none|nil)$/i;
 
-/** The share of a field's sample values that the column's type accepts (1 for text columns). */
-function fit(column: Column, values: unknown[]): number {
-  if (!TYPED.has(column.type) || values.length === 0) return 1;
-  return values.filter((v) => fits(v, column)).length / values.length;
+const present = (v: unknown) => !isEmpty(v) && !(typeof v === 'string' && NONE.test(v.trim()));
+
+/** The share of a field's values that the column's type accepts (1 for text columns). */
+function fit(column: Column, values: unknown[], hints: ValueHints): number {
+  if (values.length === 0) return 0;
+  if (!TYPED.has(column.type)) return 1;
+  if (column.type === 'boolean') return values.filter((v) => fits(v, column) || isMark(v)).length / values.length;
+  return values.filter((v) => coerceFits(v, column, hints)).length / values.length;
+}
+
+function coerceFits(value: unknown, column: Column, hints: ValueHints): boolean {
+  const result = coerce(value, column, 'balanced', hints);
+  return result.ok && result.value !== null;
+}
+
+/** A check mark of a matrix (X, ✓, ●): true; its blanks are false. */
+const isMark = (v: unknown) => typeof v === 'string' && /^[xX✓✔☑●•■✗✘]$/.test(v.trim());
+
+/** Text values: mostly not numbers. */
+const textual = (values: unknown[]) => values.length > 0 && values.filter((v) => typeof v === 'string' && /\p{L}/u.test(v) && !/^[\d\s.,%$€£()+-]+$/.test(v)).length / values.length >= 0.6;
+
+/** How a column of the document writes its values, from all of them. */
+export function valueHints(values: unknown[]): ValueHints {
+  const hints: ValueHints = {};
+  let dayFirst = 0;
+  let monthFirst = 0;
+  let comma = 0;
+  let point = 0;
+  for (const v of values) {
+    if (typeof v !== 'string') continue;
+    const date = /^\s*(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}\b/.exec(v);
+    if (date) {
+      if (+date[1]! > 12 && +date[2]! <= 12) dayFirst++;
+      if (+date[2]! > 12 && +date[1]! <= 12) monthFirst++;
+      if (v.includes('.')) dayFirst += 0.5;
+      continue;
+    }
+    if (/\d,\d{1,2}(?!\d)|\d\.\d{3},\d|\d\.\d{3}\.\d{3}/.test(v)) comma++;
+    if (/\d\.\d{1,2}(?!\d)|\d,\d{3}\.\d|\d,\d{3},\d{3}/.test(v)) point++;
+  }
+  if (dayFirst !== monthFirst) hints.dayFirst = dayFirst > monthFirst;
+  if (comma !== point) hints.decimalComma = comma > point;
+  return hints;
+}
+
+/** A document column offered to the target columns. */
+export interface Field {
+  key: string;
+  /** The printed label; empty for a column without a header. */
+  label: string;
+  values: unknown[];
+  /** The group rows carried down, not a printed column. */
+  group?: boolean;
 }
 
 export interface FieldMatch {
@@ -153,30 +88,55 @@ export interface FieldMatch {
 }
 
 const MIN_SCORE = 0.45;
+const GROUP_WORDS = /\b(group|section|heading|category|part|class|chapter|segment|row above|header row)\b/i;
 
-/** Assigns fields to columns, best pairs first; each field and each column is used once. */
-export function matchFields(columns: Column[], records: SourceRecord[]): FieldMatch[] {
-  const fields = [...new Set(records.flatMap((r) => Object.keys(r)))];
-  const samples = new Map(fields.map((f) => [f, records.slice(0, 50).map((r) => r[f]).filter((v) => v !== undefined && v !== null && v !== '')]));
-  const pairs: FieldMatch[] = [];
-  for (const column of columns) {
-    for (const field of fields) {
-      const name = nameScore(column, field);
-      if (name < MIN_SCORE) continue;
-      const score = name * (0.4 + 0.6 * fit(column, samples.get(field)!));
-      if (score >= MIN_SCORE) pairs.push({ column, field, score });
-    }
+/** Most values start with the column's name ("Item 1A." under a column named Item). */
+function valuesNameColumn(column: Column, values: unknown[]): boolean {
+  const name = column.name.trim().toLowerCase();
+  if (name.length < 2 || values.length === 0) return false;
+  return values.filter((v) => typeof v === 'string' && v.trim().toLowerCase().startsWith(name)).length / values.length >= 0.6;
+}
+
+/** A field taken by its values alone: below any named match. */
+function valueScore(column: Column, values: unknown[], f: number): number {
+  if (values.length === 0) return 0;
+  if (valuesNameColumn(column, values)) return 0.6;
+  if (TYPED.has(column.type)) return f >= 0.8 ? 0.3 + 0.1 * f : 0;
+  return textual(values) ? 0.34 : 0;
+}
+
+/** How well `field` suits `column`, 0 when not at all. */
+function pairScore(column: Column, field: Field, values: unknown[], hints: ValueHints): number {
+  if (field.group) {
+    if ((column.type !== 'string' && column.type !== 'text') || values.length === 0) return 0;
+    const named = GROUP_WORDS.test(`${column.name} ${column.description ?? ''} ${column.instruction ?? ''}`);
+    return named ? 0.7 : 0.32;
   }
-  pairs.sort((a, b) => b.score - a.score || a.field.length - b.field.length);
-  const usedColumns = new Set<string>();
-  const usedFields = new Set<string>();
+  if (values.length === 0) return 0;
+  const f = fit(column, values, hints);
+  const name = field.label ? nameScore(column, field.label) : 0;
+  const named = name >= MIN_SCORE ? name * (0.4 + 0.6 * f) : 0;
+  // A label that names no column ("In millions of CHF" over the row labels) still offers its values.
+  return named >= MIN_SCORE ? named : valueScore(column, values, f) * (field.label ? 0.9 : 1);
+}
+
+/** One-to-one assignment of fields to columns with the largest total score. */
+export function matchFields(columns: Column[], fields: Field[], documentHints: ValueHints = {}): FieldMatch[] {
+  const present_ = fields.map((f) => f.values.filter(present));
+  const hints = present_.map((values) => ({ ...documentHints, ...valueHints(values) }));
+  // A small preference for keeping the columns' left-to-right order breaks ties between equals.
+  const order = (i: number, j: number) => 0.005 * (1 - Math.abs(i / Math.max(1, columns.length - 1) - j / Math.max(1, fields.length - 1)));
+  const scores = columns.map((column, i) =>
+    fields.map((field, j) => {
+      const score = pairScore(column, field, present_[j]!, hints[j]!);
+      return score > 0 ? score + order(i, j) : 0;
+    }),
+  );
+  const assigned = assignMax(scores);
   const out: FieldMatch[] = [];
-  for (const pair of pairs) {
-    if (usedColumns.has(pair.column.id) || usedFields.has(pair.field)) continue;
-    usedColumns.add(pair.column.id);
-    usedFields.add(pair.field);
-    out.push(pair);
-  }
+  assigned.forEach((j, i) => {
+    if (j >= 0 && scores[i]![j]! > 0) out.push({ column: columns[i]!, field: fields[j]!.key, score: scores[i]![j]! });
+  });
   return out;
 }
 
@@ -193,58 +153,327 @@ export interface MappedRow {
  * 0 when the value did not parse or a required column has none; optional columns without a value
  * do not count. A row with nothing mapped has confidence 0.
  */
-export function mapRecord(record: SourceRecord, matches: FieldMatch[], columns: Column[], strictness: Strictness): MappedRow {
+export function mapRecord(
+  record: SourceRecord,
+  matches: FieldMatch[],
+  columns: Column[],
+  strictness: Strictness,
+  hints: Record<string, ValueHints> = {},
+): MappedRow {
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   const parts: number[] = [];
   const byColumn = new Map(matches.map((m) => [m.column.id, m]));
   for (const column of columns) {
     const match = byColumn.get(column.id);
-    const raw = match ? record[match.field] : undefined;
-    if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+    let raw = match ? record[match.field] : undefined;
+    if (column.type === 'boolean' && match && isEmpty(raw) && byColumn.size > 1) raw = false;
+    else if (column.type === 'boolean' && isMark(raw)) raw = true;
+    if (!present(raw)) {
       if (column.required) parts.push(0);
       continue;
     }
-    const result = coerce(raw, column, extractionStrictness(strictness));
+    const result = coerce(typeof raw === 'string' ? raw.replace(/\s+/g, ' ').trim() : raw, column, extractionStrictness(strictness), hints[column.id]);
     if (!result.ok) {
       problems.push(`${column.id}: ${result.message}`);
       parts.push(0);
       continue;
     }
     if (result.value === null) continue;
+    // Flexible keeps what it cannot convert; such a value counts against the row's confidence.
+    const converted = !TYPED.has(column.type) || fits(result.value, column);
     values[column.id] = result.value;
-    parts.push(match!.score);
+    parts.push(converted ? match!.score : 0);
   }
   const confidence = parts.length ? parts.reduce((a, b) => a + b, 0) / parts.length : 0;
-  return { values, confidence: Math.round(confidence * 1000) / 1000, problems };
+  return { values, confidence: Math.round(Math.min(1, confidence) * 1000) / 1000, problems };
 }
 
-/** How much of the columns a group covers: the sum of its best match scores. */
-function coverage(matches: FieldMatch[]): number {
-  return matches.reduce((sum, m) => sum + m.score, 0);
+/** A candidate read against the columns: its fields, records and how well it covers the columns. */
+interface Plan {
+  label: string;
+  /** The candidate's title and the text above it. */
+  context: string;
+  /** The document columns' labels, for telling parts of one table apart from other tables. */
+  signature: string;
+  matches: FieldMatch[];
+  records: SourceRecord[];
+  /** Per record: a summary row. */
+  summary: boolean[];
+  hints: Record<string, ValueHints>;
+  coverage: number;
+  quality: number;
 }
+
+const GROUP_KEY = '\u0000group';
+
+function fieldsOfRows(labels: string[], rows: TableRow[], withGroup: boolean): Field[] {
+  const fields: Field[] = labels.map((label, j) => ({ key: String(j), label, values: rows.map((r) => r.cells[j]) }));
+  if (withGroup) fields.push({ key: GROUP_KEY, label: '', values: rows.map((r) => r.group), group: true });
+  return fields;
+}
+
+function recordOf(row: TableRow, width: number): SourceRecord {
+  const record: SourceRecord = {};
+  for (let j = 0; j < width; j++) if (!isEmpty(row.cells[j])) record[String(j)] = typeof row.cells[j] === 'string' ? cellText(row.cells[j]) : row.cells[j];
+  if (row.group) record[GROUP_KEY] = row.group;
+  return record;
+}
+
+const coverageOf = (matches: FieldMatch[], columns: Column[]) => matches.reduce((s, m) => s + m.score, 0) / Math.max(1, columns.length);
+
+/** Header rows to try: the reader's own, else every start and depth near the top, and none. */
+function headerOptions(candidate: TableCandidate): Array<[number, number]> {
+  const options: Array<[number, number]> = [];
+  const rows = candidate.grid.length;
+  if (candidate.headerRows !== undefined) {
+    options.push([0, candidate.headerRows]);
+    // A layout's header guess may hold a title row above, or miss a second header row.
+    if (candidate.headerRows > 1) options.push([1, candidate.headerRows]);
+    if (candidate.headerRows + 1 < rows) options.push([0, candidate.headerRows + 1]);
+    return options;
+  }
+  for (let start = 0; start < Math.min(rows - 1, 12); start++) {
+    if (candidate.grid[start]!.every(isEmpty)) continue;
+    for (let end = start + 1; end <= Math.min(start + 3, rows - 1); end++) options.push([start, end]);
+  }
+  options.push([0, 0]);
+  return options;
+}
+
+const SAMPLE = 40;
 
 /**
- * Maps a document's groups: those covering the columns nearly as well as the best one are kept
- * (a page's second invoice table), the rest (navigation tables, unrelated fields) dropped.
+ * A label over a column without values moves to the unlabeled column with values next to it: a
+ * spanning header over an amount printed one cell aside ("$" and ")" cells, right-aligned values
+ * under a wide label).
  */
-export function mapGroups(groups: RecordGroup[], columns: Column[], strictness: Strictness): MappedRow[] {
-  const scored = groups.map((g) => ({ group: g, matches: matchFields(columns, g.records) })).map((s) => ({ ...s, coverage: coverage(s.matches) }));
-  const best = Math.max(0, ...scored.map((s) => s.coverage));
-  if (best === 0) return [];
-  const kept = scored.filter((s) => s.coverage >= best * 0.75);
-  const fieldsOf = (s: (typeof scored)[number]) => new Set(s.matches.map((m) => m.column.id));
-  // A group whose columns another kept group also fills, and more, is that group's header fields
-  // (an invoice's number and date, already on each of its line items).
-  const dominated = (s: (typeof scored)[number]) =>
-    kept.some((o) => o !== s && fieldsOf(o).size > fieldsOf(s).size && [...fieldsOf(s)].every((c) => fieldsOf(o).has(c)));
+export function alignLabels(labels: string[], body: Cell[][]): string[] {
+  const out = [...labels];
+  const hasValues = out.map((_, j) => body.some((r) => !isEmpty(r[j])));
+  for (let j = 0; j < out.length; j++) {
+    if (!out[j] || hasValues[j]) continue;
+    const target = [j + 1, j + 2, j + 3, j - 1, j - 2].find((k) => k >= 0 && k < out.length && !out[k] && hasValues[k]);
+    if (target === undefined) continue;
+    out[target] = out[j]!;
+    out[j] = '';
+  }
+  return out;
+}
+
+/** A cell that is an amount or a measured number, never a header: not a year-like integer. */
+const isAmount = (cell: Cell) =>
+  typeof cell === 'number' ? !(Number.isInteger(cell) && cell >= 1000 && cell <= 2999) : typeof cell === 'string' && /^[\s$€£(−-]*\d[\d\s.,]*\)?\s*%?$/.test(cell.trim()) && !/^\d{1,4}$/.test(cell.trim());
+
+/** A table read against the columns: the header rows whose labels match them best. */
+function planTable(candidate: TableCandidate, columns: Column[], includeSummaries: boolean): Plan | null {
+  const grid = joinSignCells(candidate.grid);
+  const table = { ...candidate, grid };
+  const width = gridWidth(grid);
+  if (width === 0) return null;
+  // How the whole table writes numbers and dates decides a column that shows no sign of its own.
+  const tableHints = valueHints(grid.flat());
+  let best: { start: number; end: number; labels: string[]; score: number } | null = null;
+  for (const [start, end] of headerOptions(table)) {
+    // A header names two columns or more (a lone label is a title or a group row) and holds no
+    // amounts (a year or a quarter is a label).
+    if (end > 0 && width > 1 && grid[end - 1]!.filter((c) => !isEmpty(c)).length < 2) continue;
+    if (grid.slice(start, end).some((r) => r.some(isAmount))) continue;
+    const sample = grid.slice(end, end + SAMPLE).filter((r) => r.some((c) => !isEmpty(c)));
+    const labels = alignLabels(stackedLabels(grid, start, end - start, width), sample);
+    const fields = labels.map((label, j) => ({ key: String(j), label, values: sample.map((r) => r[j]) }));
+    const score = coverageOf(matchFields(columns, fields, tableHints), columns);
+    // Rows above the header are lost, so a later start must do clearly better.
+    if (!best || score > best.score + 0.01 * (start - best.start)) best = { start, end, labels, score };
+  }
+  if (!best || best.score === 0) return null;
+  const headerKey = best.end > 0 ? rowKey(grid[best.end - 1]!) : null;
+  const body = tableBody(table, best.end, headerKey);
+  const rows = includeSummaries ? body.rows : body.rows.filter((r) => !r.summary);
+  if (rows.length === 0) return null;
+  const fields = fieldsOfRows(best.labels, rows, body.hasGroups);
+  const matches = matchFields(columns, fields, tableHints);
+  const hints = hintsOf(matches, fields, tableHints);
+  return {
+    label: candidate.label,
+    context: `${candidate.label.replace(/^table \d+$/, '')} ${candidate.context}`.trim(),
+    signature: best.labels.map((l) => l.toLowerCase()).join('|'),
+    matches,
+    records: rows.map((r) => recordOf(r, width)),
+    summary: rows.map((r) => r.summary),
+    hints,
+    coverage: coverageOf(matches, columns),
+    quality: candidate.quality ?? 1,
+  };
+}
+
+function hintsOf(matches: FieldMatch[], fields: Field[], documentHints: ValueHints = {}): Record<string, ValueHints> {
+  const hints: Record<string, ValueHints> = {};
+  for (const m of matches) {
+    const field = fields.find((f) => f.key === m.field);
+    if (field) hints[m.column.id] = { ...documentHints, ...valueHints(field.values) };
+  }
+  return hints;
+}
+
+/** Keyed records (JSON objects, key: value blocks) read against the columns. */
+function planGroup(group: RecordGroup, columns: Column[]): Plan | null {
+  const keys = [...new Set(group.records.flatMap((r) => Object.keys(r)))];
+  const fields: Field[] = keys.map((key) => ({ key, label: key, values: group.records.map((r) => r[key]) }));
+  const matches = matchFields(columns, fields);
+  if (matches.length === 0) return null;
+  return {
+    label: group.label,
+    context: '',
+    signature: keys.join('|').toLowerCase(),
+    matches,
+    records: group.records,
+    summary: group.records.map(() => false),
+    hints: hintsOf(matches, fields),
+    coverage: coverageOf(matches, columns),
+    quality: 1,
+  };
+}
+
+/** Document fields found outside the tables: a value and a score per column id. */
+export interface DocumentFieldValues {
+  values: Record<string, unknown>;
+  scores: Record<string, number>;
+}
+
+export interface MappingInput {
+  tables: TableCandidate[];
+  groups: RecordGroup[];
+  fields?: DocumentFieldValues;
+}
+
+const stem = (w: string) => w.slice(0, 6);
+
+/** Words of the columns' names, descriptions and instructions, for telling a document's tables apart. */
+function contextWords(columns: Column[]): Set<string> {
+  const text = columns.map((c) => `${c.name} ${c.description ?? ''} ${c.instruction ?? ''}`).join(' ');
+  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4).map(stem));
+}
+
+/** The share of a table's title words (4 letters or more) that the columns' words hold. */
+function contextOverlap(context: string, wanted: Set<string>): number {
+  const words = [...new Set(context.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4).map(stem))];
+  if (words.length === 0) return 0;
+  return words.filter((w) => wanted.has(w)).length / words.length;
+}
+
+/** Whether the table asks for its summary rows (a column described as a total row's). */
+const asksForSummaries = (columns: Column[]) =>
+  columns.some((c) => /\b(incl(uding|\.)?|with)\s+(the\s+)?(sub)?totals?\b|\btotal rows?\b/i.test(`${c.description ?? ''} ${c.instruction ?? ''}`));
+
+/**
+ * Maps a document: the best candidate and the candidates that are parts of it (same columns,
+ * nearly as good) give the rows; document fields fill the columns they leave, or make the one row
+ * when they cover the columns better than any table.
+ */
+export function mapDocument(input: MappingInput, columns: Column[], strictness: Strictness): MappedRow[] {
+  const includeSummaries = asksForSummaries(columns);
+  const plans: Plan[] = [];
+  for (const t of input.tables) {
+    const plan = planTable(t, columns, includeSummaries);
+    if (plan) plans.push(plan);
+  }
+  for (const g of input.groups) {
+    const plan = planGroup(g, columns);
+    if (plan) plans.push(plan);
+  }
+  const fieldValues = input.fields ?? { values: {}, scores: {} };
+  const fieldColumns = columns.filter((c) => present(fieldValues.values[c.id]));
+  const fieldsCoverage = fieldColumns.reduce((s, c) => s + (fieldValues.scores[c.id] ?? 0), 0) / Math.max(1, columns.length);
+  const wanted = contextWords(columns);
+  const rank = (p: Plan) => p.coverage + 0.05 * contextOverlap(p.context, wanted);
+  plans.sort((a, b) => rank(b) - rank(a) || b.records.length - a.records.length);
+  const best = plans[0];
+  if (process.env.ROWSMITH_DEBUG_MAPPER) for (const p of plans.slice(0, 4)) console.error('plan', p.label, rank(p).toFixed(3), p.signature.slice(0, 120), p.matches.map((m) => `${m.column.id}<-${m.field}:${m.score.toFixed(2)}`).join(' '));
+  // One record in the best plan that the document's fields cover better: the fields are the row.
+  if (!best || (fieldsCoverage > best.coverage && fieldColumns.length > 0)) {
+    if (fieldColumns.length === 0) return [];
+    const matches = fieldColumns.map((c) => ({ column: c, field: c.id, score: fieldValues.scores[c.id] ?? 0.5 }));
+    const row = mapRecord(fieldValues.values, matches, columns, strictness, hintsFromRecord(fieldValues.values));
+    return Object.keys(row.values).length ? [row] : [];
+  }
+  // Tables of the same columns that their titles do not tell apart from the best are its parts
+  // (a table split over sheets or pages); a table whose title fits the columns less is another.
+  const parts = plans.filter((p) => p === best || (p.signature === best.signature && rank(p) >= rank(best) - 0.01 && p.coverage >= best.coverage * 0.9));
+  const seen = new Set<string>();
   const rows: MappedRow[] = [];
-  for (const s of kept) {
-    if (dominated(s)) continue;
-    for (const record of s.group.records) {
-      const row = mapRecord(record, s.matches, columns, strictness);
-      if (Object.keys(row.values).length) rows.push(row);
+  for (const plan of parts) {
+    const taken = new Set(plan.matches.map((m) => m.column.id));
+    // Columns the table does not give take the document's fields, the same on every row.
+    const extra = fieldColumns.filter((c) => !taken.has(c.id));
+    const matches = [...plan.matches, ...extra.map((c) => ({ column: c, field: `\u0000field:${c.id}`, score: fieldValues.scores[c.id] ?? 0.5 }))];
+    const carried: SourceRecord = Object.fromEntries(extra.map((c) => [`\u0000field:${c.id}`, fieldValues.values[c.id]]));
+    const hints = { ...hintsFromRecord(fieldValues.values), ...plan.hints };
+    for (const record of plan.records) {
+      const row = mapRecord({ ...carried, ...record }, matches, columns, strictness, hints);
+      if (Object.keys(row.values).length === 0) continue;
+      const key = JSON.stringify(row.values);
+      if (parts.length > 1 && seen.has(key)) continue;
+      seen.add(key);
+      row.confidence = Math.round(row.confidence * (0.6 + 0.4 * Math.min(1, plan.coverage / 0.8)) * plan.quality * 1000) / 1000;
+      rows.push(row);
     }
   }
   return rows;
 }
+
+/** Hints for a record of separate fields: each value read on its own evidence. */
+function hintsFromRecord(record: Record<string, unknown>): Record<string, ValueHints> {
+  const all = valueHints(Object.values(record));
+  return Object.fromEntries(Object.keys(record).map((k) => [k, all]));
+}
+
+/** The fields of one record of key: value pairs, matched to the columns they name. */
+function fieldsOfRecord(record: SourceRecord, columns: Column[]): DocumentFieldValues {
+  const fields: Field[] = Object.entries(record).map(([key, value]) => ({ key, label: key, values: [value] }));
+  const out: DocumentFieldValues = { values: {}, scores: {} };
+  for (const m of matchFields(columns, fields)) {
+    out.values[m.column.id] = record[m.field];
+    out.scores[m.column.id] = m.score;
+  }
+  return out;
+}
+
+/** Merges document fields, the higher score winning a column. */
+function mergeFields(a: DocumentFieldValues, b: DocumentFieldValues): DocumentFieldValues {
+  const out: DocumentFieldValues = { values: { ...a.values }, scores: { ...a.scores } };
+  for (const [id, value] of Object.entries(b.values)) {
+    if (!present(value)) continue;
+    if (!present(out.values[id]) || (b.scores[id] ?? 0) > (out.scores[id] ?? 0)) {
+      out.values[id] = value;
+      out.scores[id] = b.scores[id] ?? 0;
+    }
+  }
+  return out;
+}
+
+/**
+ * Rows of a document read by a reader: a single block of key: value pairs (an invoice's header, an
+ * e-mail's own fields) is the document's fields, merged with those `fields` found in its lines.
+ */
+export function mapReading(
+  reading: Pick<Reading, 'tables' | 'groups'>,
+  columns: Column[],
+  strictness: Strictness,
+  fields: DocumentFieldValues = { values: {}, scores: {} },
+): MappedRow[] {
+  let documentFields = fields;
+  const groups: RecordGroup[] = [];
+  for (const group of reading.groups) {
+    if (group.records.length === 1 && reading.groups.length + reading.tables.length > 1) documentFields = mergeFields(documentFields, fieldsOfRecord(group.records[0]!, columns));
+    else groups.push(group);
+  }
+  return mapDocument({ tables: reading.tables, groups, fields: documentFields }, columns, strictness);
+}
+
+/** Keyed groups only (the language-model path and callers without tables). */
+export function mapGroups(groups: RecordGroup[], columns: Column[], strictness: Strictness): MappedRow[] {
+  return mapDocument({ tables: [], groups }, columns, strictness);
+}
+
+export type { Cell };

@@ -16,26 +16,39 @@ export async function readDocument(doc: SourceDocument, known?: Format): Promise
   if (!format) throw new UnreadableDocument(`${doc.name}: not a format rowsmith reads`);
   const fileType = FILE_TYPES[format];
   if (doc.bytes.byteLength === 0) throw new UnreadableDocument('the file is empty');
+  const none = { tables: [], groups: [], lines: [], text: '' };
   switch (format) {
     case 'csv':
     case 'tsv':
-      return { format, fileType, groups: readCsv(doc, format === 'tsv'), text: '' };
+      return { format, fileType, ...none, tables: readCsv(doc, format === 'tsv') };
     case 'json':
     case 'ndjson':
-      return { format, fileType, groups: readJson(doc, format === 'ndjson'), text: '' };
+      return { format, fileType, ...none, groups: readJson(doc, format === 'ndjson') };
     case 'xlsx':
-      return { format, fileType, groups: await readXlsx(doc), text: '' };
-    case 'html':
-      return { format, fileType, ...readHtml(doc) };
-    case 'markdown':
-      return { format, fileType, groups: readMarkdown(doc), text: decodeText(doc.bytes) };
-    case 'docx':
-      return { format, fileType, ...(await readDocx(doc)) };
-    case 'pdf':
-      return { format, fileType, ...(await readPdf(doc)) };
-    case 'email':
-      return { format, fileType, ...(await readEmail(doc)) };
-    case 'text':
-      return { format, fileType, groups: readText(doc), text: decodeText(doc.bytes) };
+      return { format, fileType, ...none, tables: await readXlsx(doc) };
+    case 'html': {
+      const page = readHtml(doc);
+      return { format, fileType, tables: page.tables, groups: page.groups, lines: [], text: page.text };
+    }
+    case 'markdown': {
+      const md = readMarkdown(doc);
+      return { format, fileType, tables: md.tables, groups: md.groups, lines: [], text: decodeText(doc.bytes) };
+    }
+    case 'docx': {
+      const docx = await readDocx(doc);
+      return { format, fileType, tables: docx.tables, groups: docx.groups, lines: [], text: docx.text };
+    }
+    case 'pdf': {
+      const pdf = (await readPdf(doc)) as unknown as { tables?: Reading['tables']; groups?: Reading['groups']; lines?: Reading['lines']; text: string };
+      return { format, fileType, tables: pdf.tables ?? [], groups: pdf.groups ?? [], lines: pdf.lines ?? [], text: pdf.text };
+    }
+    case 'email': {
+      const email = await readEmail(doc);
+      return { format, fileType, tables: email.tables, groups: email.groups, lines: [], text: email.text };
+    }
+    case 'text': {
+      const text = readText(doc);
+      return { format, fileType, tables: text.tables, groups: text.groups, lines: [], text: text.text };
+    }
   }
 }

@@ -1,17 +1,22 @@
 /**
- * Grids of cells (CSV rows, sheet rows, HTML and Markdown tables, PDF lines split at column gaps)
- * into records: the header row found, blank and repeated header rows skipped, header names made
- * unique.
+ * Grids of cells (CSV rows, sheet rows, HTML/Markdown/DOCX tables, PDF layout tables) as tables:
+ * header rows (one or several, stacked into full labels), body rows, group rows (a lone label over
+ * the rows it heads, carried down) and summary rows (Total, Subtotal) told apart. Which rows are the
+ * header is decided by the caller against the target columns; `findHeaderRow` is the guess without
+ * columns (schema inference).
  */
-import type { SourceRecord } from './document';
+import { parseHumanNumber } from './coerce';
+import type { Cell, RecordGroup, SourceRecord, TableCandidate } from './document';
 
-export type Cell = unknown;
+export type { Cell };
 
-function isEmpty(cell: Cell): boolean {
+export function isEmpty(cell: Cell): boolean {
   return cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
 }
 
-const NUMBER_LIKE = /^[\s$€£¥(+-]*\d[\d\s.,'%)]*[A-Z]{0,3}$/i;
+export const cellText = (cell: Cell): string => (isEmpty(cell) ? '' : cell instanceof Date ? cell.toISOString().slice(0, 10) : String(cell).replace(/\s+/g, ' ').trim());
+
+const NUMBER_LIKE = /^[\s$€£¥(+\-−]*\d[\d\s.,'%)]*[A-Z]{0,3}$/i;
 const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/;
 
 /** A header cell: text that is not a number, date or amount. */
@@ -22,8 +27,8 @@ function isLabel(cell: Cell): boolean {
 }
 
 /**
- * The index of the header row among the first few: the first row of at least two cells, all of
- * them labels, that is as wide as the rows below it. -1 when the grid has no header.
+ * Without target columns: the first row of at least two cells, all of them labels, as wide as the
+ * rows below it. -1 when the grid has no header.
  */
 export function findHeaderRow(rows: Cell[][], lookahead = 10): number {
   for (let i = 0; i < Math.min(rows.length, lookahead); i++) {
@@ -36,11 +41,11 @@ export function findHeaderRow(rows: Cell[][], lookahead = 10): number {
   return -1;
 }
 
-/** Header names, trimmed, blanks named `column_N`, repeats numbered (`amount_2`). */
-export function headerNames(row: Cell[]): string[] {
+/** Header names made unique: blanks named `column_N`, repeats numbered (`amount_2`). */
+export function headerNames(labels: string[]): string[] {
   const seen = new Map<string, number>();
-  return row.map((cell, i) => {
-    let name = isEmpty(cell) ? `column_${i + 1}` : String(cell).replace(/\s+/g, ' ').trim();
+  return labels.map((label, i) => {
+    let name = label || `column_${i + 1}`;
     const n = (seen.get(name.toLowerCase()) ?? 0) + 1;
     seen.set(name.toLowerCase(), n);
     if (n > 1) name = `${name}_${n}`;
@@ -49,24 +54,204 @@ export function headerNames(row: Cell[]): string[] {
 }
 
 /**
- * Records of a grid. Without a header row, fields are named `column_1`, `column_2`, ... A row equal
- * to the header (a table continued on another page) is skipped, as are blank rows.
+ * Cells that only carry a sign of their neighbour are joined to it: SEC-style tables put `$` in a
+ * cell before the amount and `)` or `%` in a cell after it ("(540,670" + ")").
  */
-export function gridToRecords(rows: Cell[][], header?: number): SourceRecord[] {
-  const at = header ?? findHeaderRow(rows);
-  const width = Math.max(0, ...rows.map((r) => r.length));
-  const names = at >= 0 ? headerNames(rows[at]!) : Array.from({ length: width }, (_, i) => `column_${i + 1}`);
-  while (names.length < width) names.push(`column_${names.length + 1}`);
-  const headerKey = at >= 0 ? JSON.stringify(rows[at]!.map((c) => String(c ?? '').trim().toLowerCase())) : null;
-  const records: SourceRecord[] = [];
-  for (const row of rows.slice(at + 1)) {
-    if (row.every(isEmpty)) continue;
-    if (headerKey && JSON.stringify(row.map((c) => String(c ?? '').trim().toLowerCase())) === headerKey) continue;
-    const record: SourceRecord = {};
-    row.forEach((cell, i) => {
-      if (!isEmpty(cell)) record[names[i]!] = typeof cell === 'string' ? cell.trim() : cell;
-    });
-    records.push(record);
+export function joinSignCells(grid: Cell[][]): Cell[][] {
+  return grid.map((row) => {
+    const out = [...row];
+    for (let j = 0; j < out.length; j++) {
+      const s = typeof out[j] === 'string' ? (out[j] as string).trim() : null;
+      if (s === null || s === '') continue;
+      if (/^(\)|%|\)%|%\))$/.test(s)) {
+        let k = j - 1;
+        while (k >= 0 && isEmpty(out[k])) k--;
+        if (k >= 0 && typeof out[k] === 'string' && /\d/.test(out[k] as string)) {
+          out[k] = `${(out[k] as string).trim()}${s}`;
+          out[j] = '';
+        }
+      } else if (/^(US\$|[$€£¥]|CHF|EUR|USD|GBP)$/.test(s)) {
+        let k = j + 1;
+        while (k < out.length && isEmpty(out[k])) k++;
+        if (k < out.length && typeof out[k] === 'string' && /^[\s(\-−]*\d/.test(out[k] as string)) {
+          out[k] = `${s}${(out[k] as string).trim()}`;
+          out[j] = '';
+        }
+      }
+    }
+    return out;
+  });
+}
+
+/**
+ * Full labels of header rows `start` .. `start + depth - 1`: each column's parts top to bottom,
+ * a part repeated from the row above (a spanning label) or equal to the one before taken once.
+ */
+export function stackedLabels(grid: Cell[][], start: number, depth: number, width: number): string[] {
+  const labels: string[] = [];
+  for (let j = 0; j < width; j++) {
+    const parts: string[] = [];
+    for (let r = start; r < start + depth; r++) {
+      const text = cellText(grid[r]?.[j]);
+      if (text && parts[parts.length - 1] !== text) parts.push(text);
+    }
+    labels.push(parts.join(' '));
   }
-  return records;
+  return labels;
+}
+
+const SUMMARY_WORDS = [
+  'total', 'totals', 'grand total', 'subtotal', 'sub-total', 'sub total', 'sum', 'summe', 'gesamt', 'gesamtsumme', 'gesamtbetrag',
+  'zwischensumme', 'endsumme', 'totaal', 'subtotaal', 'total général', 'total general', 'sous-total', 'razem', 'suma', 'totale',
+  'subtotale', 'totale generale', 'importe total', 'montant total', 'totalt', 'summa', 'yhteensä', 'celkem', 'összesen',
+];
+const SUMMARY = new RegExp(`^(${SUMMARY_WORDS.map((w) => w.replace(/[-\s]/g, '[-\\s]?')).join('|')})(\\b|$)`, 'iu');
+
+/** Whether a label starts with a summary word: "Total", "Subtotal:", "Gesamtbetrag", "Total général". */
+export function isSummaryLabel(text: string): boolean {
+  return SUMMARY.test(text.trim().replace(/^[*\s]+/, ''));
+}
+
+export interface TableRow {
+  /** The row's index in the grid. */
+  index: number;
+  cells: Cell[];
+  /** The group row above it ("PART I", a section heading), carried down; null without one. */
+  group: string | null;
+  summary: boolean;
+}
+
+export interface TableBody {
+  rows: TableRow[];
+  /** Whether the body had group rows (lone labels over the rows they head). */
+  hasGroups: boolean;
+}
+
+const filledCount = (row: Cell[]) => row.reduce<number>((n, c) => n + (isEmpty(c) ? 0 : 1), 0);
+
+/** A number a cell reads as, for the column-sum check of summary rows; null when it is not one. */
+function plainNumber(cell: Cell): number | null {
+  if (typeof cell === 'number') return cell;
+  if (typeof cell !== 'string' || !/\d/.test(cell)) return null;
+  const parsed = parseHumanNumber(cell.replace(/%$/, ''));
+  return parsed === null ? null : 'value' in parsed ? parsed.value : parsed.guess;
+}
+
+/**
+ * A row without a label whose numbers are the sums of the rows above it (since the last summary):
+ * a total row that prints no word.
+ */
+function isUnlabeledSum(row: Cell[], above: Cell[][]): boolean {
+  if (above.length < 2 || !isEmpty(row[0])) return false;
+  let checked = 0;
+  for (let j = 0; j < row.length; j++) {
+    const value = plainNumber(row[j]);
+    if (value === null) continue;
+    let sum = 0;
+    for (const r of above) sum += plainNumber(r[j]) ?? 0;
+    if (Math.abs(sum - value) > 0.005 * Math.max(1, Math.abs(value))) return false;
+    checked++;
+  }
+  return checked > 0;
+}
+
+/**
+ * The body below the header: blank rows and repeats of the header skipped; a row with a lone
+ * label in its first filled cell, in a table whose rows fill three cells or more, is a group row
+ * carried down onto the rows below; summary rows marked (by the reader, by their label, or as
+ * column sums without a label).
+ */
+export function tableBody(candidate: TableCandidate, headerEnd: number, headerKey: string | null): TableBody {
+  const grid = candidate.grid;
+  const bodyRows = grid.slice(headerEnd).filter((r) => filledCount(r) > 0);
+  const widths = bodyRows.map(filledCount).sort((a, b) => a - b);
+  const typical = widths[Math.floor(widths.length * 0.75)] ?? 0;
+  const rows: TableRow[] = [];
+  let group: string | null = null;
+  let hasGroups = false;
+  let sinceSummary: Cell[][] = [];
+  for (let i = headerEnd; i < grid.length; i++) {
+    const cells = grid[i]!;
+    const filled = filledCount(cells);
+    if (filled === 0) continue;
+    if (headerKey && rowKey(cells) === headerKey) continue;
+    const first = cells.findIndex((c) => !isEmpty(c));
+    const label = cellText(cells[first]);
+    const summary = candidate.summary?.[i] === true || (first <= 1 && isSummaryLabel(label)) || isUnlabeledSum(cells, sinceSummary);
+    if (!summary && filled === 1 && typical >= 3 && first === 0 && isLabel(label)) {
+      group = label;
+      hasGroups = true;
+      continue;
+    }
+    rows.push({ index: i, cells, group, summary });
+    sinceSummary = summary ? [] : [...sinceSummary, cells];
+  }
+  return { rows, hasGroups };
+}
+
+export const rowKey = (row: Cell[]) => JSON.stringify(row.map((c) => cellText(c).toLowerCase()));
+
+/** The width of a grid: its longest row. */
+export const gridWidth = (grid: Cell[][]) => grid.reduce((w, r) => Math.max(w, r.length), 0);
+
+/**
+ * Records of a table without target columns (schema inference, suggestion): the guessed header
+ * row names the fields; summary and group rows left out.
+ */
+export function tableRecords(candidate: TableCandidate): SourceRecord[] {
+  const grid = joinSignCells(candidate.grid);
+  const table = { ...candidate, grid };
+  const width = gridWidth(grid);
+  const guessed = findHeaderRow(grid);
+  const [start, end] = candidate.headerRows !== undefined ? [0, candidate.headerRows] : [Math.max(guessed, 0), guessed + 1];
+  const names = headerNames(stackedLabels(grid, start, end - start, width));
+  const headerKey = end > 0 ? rowKey(grid[end - 1]!) : null;
+  return tableBody(table, end, headerKey).rows.filter((r) => !r.summary).map((r) => {
+    const record: SourceRecord = {};
+    r.cells.forEach((cell, j) => {
+      if (!isEmpty(cell)) record[names[j]!] = typeof cell === 'string' ? cell.trim() : cell;
+    });
+    return record;
+  });
+}
+
+/** A reading's tables as record groups (without target columns), then its keyed groups. */
+export function recordGroups(tables: TableCandidate[], groups: RecordGroup[]): RecordGroup[] {
+  return [...tables.map((t) => ({ label: t.label, records: tableRecords(t) })).filter((g) => g.records.length), ...groups];
+}
+
+/**
+ * A sheet's (or file's) grid cut at blank rows into its tables. A block of lone lines (titles) is
+ * the context of the block below; a block whose first row is not a row of labels continues the
+ * block above (a table with a blank line inside).
+ */
+export function splitBlocks(grid: Cell[][], label: string): TableCandidate[] {
+  const blocks: Cell[][][] = [];
+  let current: Cell[][] = [];
+  for (const row of grid) {
+    if (row.every(isEmpty)) {
+      if (current.length) blocks.push(current);
+      current = [];
+    } else current.push(row);
+  }
+  if (current.length) blocks.push(current);
+  const out: TableCandidate[] = [];
+  let context: string[] = [];
+  for (const block of blocks) {
+    const titles = block.every((r) => filledCount(r) <= 1);
+    if (titles && block.length <= 3) {
+      context.push(...block.map((r) => r.map(cellText).join(' ').trim()));
+      continue;
+    }
+    const first = block[0]!.filter((c) => !isEmpty(c));
+    const previous = out[out.length - 1];
+    if (previous && context.length === 0 && !first.every(isLabel)) {
+      previous.grid.push(...block);
+      continue;
+    }
+    out.push({ label, context: context.join(' '), grid: block, quality: 1 });
+    context = [];
+  }
+  if (out.length === 0 && blocks.length) out.push({ label, context: '', grid: blocks.flat(), quality: 1 });
+  return out;
 }

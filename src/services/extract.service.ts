@@ -13,7 +13,8 @@ import type { Outbound } from '../lib/outbound';
 import { detectFormat, FILE_TYPES, UnreadableDocument, type Format, type Reading, type SourceDocument } from '../extract/document';
 import { inferColumns } from '../extract/infer';
 import { extractWithLlm, LlmError } from '../extract/llm';
-import { mapGroups, mapRecord, type MappedRow } from '../extract/mapper';
+import { mapReading, mapRecord, type MappedRow } from '../extract/mapper';
+import { recordGroups } from '../extract/tables';
 import { readDocument } from '../extract/read';
 import type { BatchesStore, BatchRecord, BatchRow, BatchStatus, ExtractionRecord, SchemaJson } from '../store/batches.store';
 import type { Store } from '../store/db';
@@ -261,7 +262,7 @@ export class ExtractService {
       try {
         const reading = await readDocument(doc, prepared.formats[index]);
         if (!schema) {
-          const columns = inferColumns(reading.groups);
+          const columns = inferColumns(recordGroups(reading.tables, reading.groups));
           if (columns.length) {
             schema = { columns, instruction: null, strictness: 'balanced' };
             batch = { ...batch, schema_json: schema };
@@ -374,7 +375,7 @@ export class ExtractService {
 
   /** Rows of a reading; prose with no structure goes to the language model when one is configured. */
   private async mapReading(reading: Reading, schema: SchemaJson): Promise<MappedRow[]> {
-    const mapped = mapGroups(reading.groups, schema.columns, schema.strictness);
+    const mapped = mapReading(reading, schema.columns, schema.strictness);
     // Structured formats have no running text, so only prose reaches the model.
     if (mapped.length > 0 || !this.config.llm || !reading.text.trim()) return mapped;
     const records = await extractWithLlm(this.config.llm, schema.columns, schema.instruction, reading.text);

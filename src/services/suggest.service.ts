@@ -9,6 +9,7 @@ import { ApiError } from '../lib/errors';
 import { UnreadableDocument, type SourceDocument } from '../extract/document';
 import { inferDetailed, mainGroup } from '../extract/infer';
 import { readDocument } from '../extract/read';
+import { recordGroups } from '../extract/tables';
 import type { Column } from '../store/tables.store';
 import { checkDocuments, withText } from './extract.service';
 
@@ -41,7 +42,7 @@ export class SuggestService {
     for (const [i, doc] of documents.entries()) {
       try {
         const reading = await readDocument(doc, known[i]);
-        groups.push(...reading.groups);
+        groups.push(...recordGroups(reading.tables, reading.groups));
         formats.add(reading.format);
       } catch (error) {
         if (error instanceof UnreadableDocument) throw new ApiError(400, 'invalid_input', `${doc.name}: ${error.message}`, { file: [{ error_key: 'unreadable', message: error.message, path: 'file' }] });

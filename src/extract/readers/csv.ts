@@ -1,7 +1,7 @@
-/** CSV and TSV: delimiter sniffed from the first lines, quoted fields, BOM, header row detected. */
+/** CSV and TSV: delimiter sniffed from the first lines, quoted fields, BOM; tables cut at blank lines. */
 import { parse } from 'csv-parse/sync';
-import { decodeText, UnreadableDocument, type RecordGroup, type SourceDocument } from '../document';
-import { gridToRecords } from '../tables';
+import { decodeText, UnreadableDocument, type SourceDocument, type TableCandidate } from '../document';
+import { splitBlocks } from '../tables';
 
 const DELIMITERS = [',', ';', '\t', '|'];
 
@@ -13,7 +13,7 @@ export function sniffDelimiter(text: string, fallback: string): string {
   for (const d of DELIMITERS) {
     // Quoted parts cannot hold a delimiter that counts.
     const counts = lines.map((l) => l.replace(/"[^"]*"/g, '').split(d).length - 1);
-    const first = counts[0] ?? 0;
+    const first = Math.max(...counts.slice(0, 3));
     if (first === 0) continue;
     const consistent = counts.filter((c) => c === first).length / counts.length;
     const score = consistent * 10 + Math.min(first, 9);
@@ -25,15 +25,15 @@ export function sniffDelimiter(text: string, fallback: string): string {
   return best;
 }
 
-export function readCsv(doc: SourceDocument, tsv: boolean): RecordGroup[] {
+export function readCsv(doc: SourceDocument, tsv: boolean): TableCandidate[] {
   const text = decodeText(doc.bytes);
   if (!text.trim()) throw new UnreadableDocument('the file is empty');
   const delimiter = tsv ? '\t' : sniffDelimiter(text, ',');
   let rows: string[][];
   try {
-    rows = parse(text, { delimiter, bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true });
+    rows = parse(text, { delimiter, bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, trim: true });
   } catch (error) {
     throw new UnreadableDocument(`not valid ${tsv ? 'TSV' : 'CSV'}: ${(error as Error).message}`);
   }
-  return [{ label: tsv ? 'tsv' : 'csv', records: gridToRecords(rows) }];
+  return splitBlocks(rows, tsv ? 'tsv' : 'csv');
 }

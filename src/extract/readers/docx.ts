@@ -1,9 +1,9 @@
-/** DOCX through mammoth: its tables as HTML tables, and key: value paragraphs of its text. */
+/** DOCX through mammoth: its tables as HTML tables, and its text outside them for document fields. */
 import mammoth from 'mammoth';
-import { UnreadableDocument, type RecordGroup, type SourceDocument } from '../document';
-import { pageGroups, parseHtml } from './html';
+import { UnreadableDocument, type RecordGroup, type SourceDocument, type TableCandidate } from '../document';
+import { readHtml } from './html';
 
-export async function readDocx(doc: SourceDocument): Promise<{ groups: RecordGroup[]; text: string }> {
+export async function readDocx(doc: SourceDocument): Promise<{ tables: TableCandidate[]; groups: RecordGroup[]; text: string; rest: string }> {
   const buffer = Buffer.from(doc.bytes);
   let html: string;
   let text: string;
@@ -13,5 +13,6 @@ export async function readDocx(doc: SourceDocument): Promise<{ groups: RecordGro
   } catch (error) {
     throw new UnreadableDocument(`not a readable DOCX document: ${(error as Error).message}`);
   }
-  return { groups: pageGroups(parseHtml(html)), text };
+  const page = readHtml({ name: doc.name, contentType: 'text/html', bytes: new TextEncoder().encode(html) });
+  return { ...page, text };
 }

@@ -1,13 +1,13 @@
 /**
- * `.eml` email through postal-mime: the body's tables (HTML part) or its text, with the message's
- * own fields (`From`, `From name`, `Subject`, `Date`) on every record.
+ * `.eml` email through postal-mime: the body's tables (HTML part) or its text, and the message's
+ * own fields (`From`, `From name`, `Subject`, `Date`) as document fields.
  */
 import PostalMime from 'postal-mime';
-import { UnreadableDocument, type RecordGroup, type SourceDocument, type SourceRecord } from '../document';
-import { textGroups } from '../keyvalue';
-import { pageGroups, parseHtml } from './html';
+import { UnreadableDocument, type RecordGroup, type SourceDocument, type SourceRecord, type TableCandidate } from '../document';
+import { textTables } from '../keyvalue';
+import { parseHtml } from './html';
 
-export async function readEmail(doc: SourceDocument): Promise<{ groups: RecordGroup[]; text: string }> {
+export async function readEmail(doc: SourceDocument): Promise<{ tables: TableCandidate[]; groups: RecordGroup[]; text: string; rest: string }> {
   let email;
   try {
     email = await PostalMime.parse(doc.bytes);
@@ -21,7 +21,13 @@ export async function readEmail(doc: SourceDocument): Promise<{ groups: RecordGr
   if (email.date) header.Date = email.date;
   const page = email.html ? parseHtml(email.html) : null;
   const text = email.text ?? page?.text ?? '';
-  // An HTML body's tables, or else the text's own line-item tables and key: value blocks.
-  const groups = page?.tables.length ? pageGroups(page, header) : textGroups(text, header);
-  return { groups, text };
+  // An HTML body's tables, or else the text's own line-item tables; the message's own fields join
+  // the body's key: value fields.
+  const rest = page?.tables.length ? page.rest : text;
+  const found = page?.tables.length ? { tables: page.tables, groups: textTables(rest).groups } : textTables(text);
+  const blocks = found.groups.flatMap((g) => g.records);
+  const fields: SourceRecord = blocks.length === 1 ? { ...header, ...blocks[0] } : header;
+  const groups: RecordGroup[] = blocks.length > 1 ? found.groups : [];
+  if (Object.keys(fields).length) groups.push({ label: 'message', records: [fields] });
+  return { tables: found.tables, groups, text, rest };
 }

@@ -1,11 +1,10 @@
 /**
- * HTML: every `<table>` (header from `<th>` or the first label row; colspan and rowspan spread out),
- * then the page's text for key: value fields when it has no table.
+ * HTML: every `<table>` as a grid (header rows from leading `<th>` rows; colspan and rowspan spread
+ * out) with the text above it, and the page's text outside its tables for document fields.
  */
 import { parse, type HTMLElement } from 'node-html-parser';
-import { decodeText, type RecordGroup, type SourceDocument, type SourceRecord } from '../document';
-import { withDocumentFields } from '../keyvalue';
-import { findHeaderRow, gridToRecords, type Cell } from '../tables';
+import { decodeText, type Cell, type RecordGroup, type SourceDocument, type TableCandidate } from '../document';
+import { textTables } from '../keyvalue';
 
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -35,7 +34,7 @@ function tableGrid(table: HTMLElement): { grid: Cell[][]; headerRows: number } {
     };
     for (const cell of cells) {
       place();
-      const text = clean(cell.text);
+      const text = cellText(cell);
       const colspan = Math.max(1, Math.min(50, Number(cell.getAttribute('colspan')) || 1));
       const rowspan = Math.max(1, Math.min(500, Number(cell.getAttribute('rowspan')) || 1));
       for (let k = 0; k < colspan; k++) {
@@ -51,10 +50,28 @@ function tableGrid(table: HTMLElement): { grid: Cell[][]; headerRows: number } {
   return { grid, headerRows };
 }
 
-/** Tables of a page (no key: value fields); see htmlGroups for both. */
-/** A page read once: its tables, its whole text, and its text without the tables (for key: value fields). */
+/** Text a person reads as one cell: block children (list items, paragraphs, lines) apart by a space. */
+function cellText(cell: HTMLElement): string {
+  return clean(cell.structuredText.replace(/\n/g, ' '));
+}
+
+/** The text just above an element (a heading, a title paragraph), up to 200 characters. */
+function precedingText(element: HTMLElement): string {
+  let node: HTMLElement | null = element;
+  for (let depth = 0; node && depth < 4; depth++, node = node.parentNode as HTMLElement | null) {
+    let sibling = node.previousElementSibling;
+    for (let k = 0; sibling && k < 3; k++, sibling = sibling.previousElementSibling) {
+      if (sibling.tagName === 'TABLE') break;
+      const text = clean(sibling.text);
+      if (text) return text.slice(-200);
+    }
+  }
+  return '';
+}
+
+/** A page read once: its tables, its whole text, and its text without the tables (for document fields). */
 export interface HtmlPage {
-  tables: RecordGroup[];
+  tables: TableCandidate[];
   text: string;
   rest: string;
 }
@@ -63,27 +80,26 @@ export function parseHtml(html: string): HtmlPage {
   const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false } });
   // structuredText breaks lines at blocks only, so each <br> becomes an empty block.
   for (const br of root.querySelectorAll('br')) br.replaceWith(parse('<div></div>'));
-  const tables: RecordGroup[] = [];
+  const tables: TableCandidate[] = [];
   const elements = root.querySelectorAll('table');
   elements.forEach((table, n) => {
     const { grid, headerRows } = tableGrid(table);
-    // With several header rows (a spanning group over sub-headers), the last one names the columns.
-    const header = headerRows > 0 ? headerRows - 1 : findHeaderRow(grid);
-    const records = gridToRecords(grid, header);
+    if (grid.length === 0) return;
     const caption = clean(table.querySelector('caption')?.text ?? '');
-    if (records.length) tables.push({ label: caption || `table ${n + 1}`, records });
+    tables.push({
+      label: caption || `table ${n + 1}`,
+      context: [precedingText(table), caption].filter(Boolean).join(' '),
+      grid,
+      ...(headerRows > 0 ? { headerRows } : {}),
+      quality: 1,
+    });
   });
   const text = root.structuredText;
   for (const table of elements) table.remove();
   return { tables, text, rest: root.structuredText };
 }
 
-/** A page's tables, each row carrying the page's key: value fields, and those fields. */
-export function pageGroups(page: HtmlPage, extra: SourceRecord = {}): RecordGroup[] {
-  return withDocumentFields(page.tables, page.rest, extra);
-}
-
-export function readHtml(doc: SourceDocument): { groups: RecordGroup[]; text: string } {
+export function readHtml(doc: SourceDocument): { tables: TableCandidate[]; groups: RecordGroup[]; text: string; rest: string } {
   const page = parseHtml(decodeText(doc.bytes));
-  return { groups: pageGroups(page), text: page.text };
+  return { tables: page.tables, groups: textTables(page.rest).groups, text: page.text, rest: page.rest };
 }

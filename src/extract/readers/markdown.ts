@@ -1,19 +1,17 @@
-/** Markdown: its tables (through marked's lexer), else key: value lines of its text. */
+/** Markdown: its tables (through marked's lexer), with the heading or line above each, and its prose. */
 import { marked, type Tokens } from 'marked';
-import { decodeText, type RecordGroup, type SourceDocument } from '../document';
-import { textGroups, withDocumentFields } from '../keyvalue';
-import { gridToRecords } from '../tables';
+import { decodeText, type RecordGroup, type SourceDocument, type TableCandidate } from '../document';
+import { textTables } from '../keyvalue';
 
 /** Cell text without inline markup (`**bold**`, `[link](url)`, `code`). */
 function plain(cell: Tokens.TableCell): string {
   return cell.tokens.map((t) => ('text' in t ? t.text : t.raw)).join('').replace(/\\\|/g, '|').trim();
 }
 
-export function readMarkdown(doc: SourceDocument): RecordGroup[] {
+export function readMarkdown(doc: SourceDocument): { tables: TableCandidate[]; groups: RecordGroup[]; rest: string } {
   const text = decodeText(doc.bytes);
-  const groups: RecordGroup[] = [];
+  const tables: TableCandidate[] = [];
   const prose: string[] = [];
-  let n = 0;
   for (const token of marked.lexer(text)) {
     if (token.type !== 'table') {
       prose.push(token.raw);
@@ -21,7 +19,10 @@ export function readMarkdown(doc: SourceDocument): RecordGroup[] {
     }
     const table = token as Tokens.Table;
     const grid = [table.header.map(plain), ...table.rows.map((row) => row.map(plain))];
-    groups.push({ label: `table ${++n}`, records: gridToRecords(grid, 0) });
+    const above = prose.join('').trim().split(/\n/).filter((l) => l.trim()).slice(-2).join(' ').replace(/^#+\s*/, '');
+    tables.push({ label: `table ${tables.length + 1}`, context: above, grid, headerRows: 1, quality: 1 });
   }
-  return groups.length ? withDocumentFields(groups, prose.join('')) : textGroups(text);
+  const rest = prose.join('');
+  if (tables.length) return { tables, groups: textTables(rest).groups, rest };
+  return { ...textTables(text), rest: text };
 }

@@ -6,7 +6,7 @@
  */
 import { getDocumentProxy } from 'unpdf';
 import { UnreadableDocument, type RecordGroup, type SourceDocument, type SourceRecord } from '../document';
-import { withDocumentFields } from '../keyvalue';
+import { textTables } from '../keyvalue';
 
 interface Item { text: string; x: number; end: number; y: number; size: number }
 interface Segment { text: string; x: number; end: number }
@@ -119,5 +119,5 @@ export async function readPdf(doc: SourceDocument): Promise<{ groups: RecordGrou
       return record;
     }),
   }));
-  return { groups: withDocumentFields(groups, rest.join('\n')), text };
+  return { groups: [...groups, ...textTables(rest.join('\n')).groups], text };
 }

@@ -1,9 +1,9 @@
-/** Plain text: key: value lines, repeated blocks, and line-item tables (see keyvalue.ts). */
-import { decodeText, UnreadableDocument, type RecordGroup, type SourceDocument } from '../document';
-import { textGroups } from '../keyvalue';
+/** Plain text: line-item tables of aligned columns and key: value lines (see keyvalue.ts). */
+import { decodeText, UnreadableDocument, type RecordGroup, type SourceDocument, type TableCandidate } from '../document';
+import { textTables } from '../keyvalue';
 
-export function readText(doc: SourceDocument): RecordGroup[] {
+export function readText(doc: SourceDocument): { tables: TableCandidate[]; groups: RecordGroup[]; text: string } {
   const text = decodeText(doc.bytes);
   if (!text.trim()) throw new UnreadableDocument('the text is empty');
-  return textGroups(text);
+  return { ...textTables(text), text };
 }

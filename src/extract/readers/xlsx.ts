@@ -1,7 +1,7 @@
-/** XLSX through exceljs: every sheet with a header row; dates stay dates, formulas give their results. */
+/** XLSX through exceljs: every sheet's tables (cut at blank rows); dates stay dates, formulas give their results. */
 import ExcelJS from 'exceljs';
-import { UnreadableDocument, type RecordGroup, type SourceDocument } from '../document';
-import { gridToRecords, type Cell } from '../tables';
+import { UnreadableDocument, type SourceDocument, type TableCandidate } from '../document';
+import { splitBlocks, type Cell } from '../tables';
 
 function cellValue(value: ExcelJS.CellValue): Cell {
   if (value === null || value === undefined) return null;
@@ -14,14 +14,14 @@ function cellValue(value: ExcelJS.CellValue): Cell {
   return String(value);
 }
 
-export async function readXlsx(doc: SourceDocument): Promise<RecordGroup[]> {
+export async function readXlsx(doc: SourceDocument): Promise<TableCandidate[]> {
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(doc.bytes as unknown as ArrayBuffer);
   } catch (error) {
     throw new UnreadableDocument(`not a readable XLSX workbook: ${(error as Error).message}`);
   }
-  const groups: RecordGroup[] = [];
+  const tables: TableCandidate[] = [];
   workbook.eachSheet((sheet) => {
     const grid: Cell[][] = [];
     sheet.eachRow({ includeEmpty: true }, (row, n) => {
@@ -29,8 +29,7 @@ export async function readXlsx(doc: SourceDocument): Promise<RecordGroup[]> {
       grid[n - 1] = values;
     });
     const rows = Array.from({ length: grid.length }, (_, i) => grid[i] ?? []);
-    const records = gridToRecords(rows);
-    if (records.length) groups.push({ label: sheet.name, records });
+    tables.push(...splitBlocks(rows, sheet.name).map((t) => ({ ...t, context: `${sheet.name} ${t.context}`.trim() })));
   });
-  return groups;
+  return tables;
 }

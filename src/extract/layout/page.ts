@@ -1,0 +1,50 @@
+/**
+ * The page model every layout source feeds (PDF text layers, OCR): words with boxes, ruling lines
+ * and filled rectangles, in page coordinates after rotation (points, origin top-left, y downwards).
+ * Nothing downstream may depend on where the words came from.
+ */
+
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface Word extends Box {
+  text: string;
+  /** Font size (height of the text line), in points. */
+  size: number;
+  bold?: boolean;
+  /** Text direction on the page after the page's own rotation: 0 reads left to right. */
+  rotation: 0 | 90 | 180 | 270;
+  /** Recognition confidence 0..1 (OCR); absent for a text layer. */
+  confidence?: number;
+}
+
+/** A horizontal or vertical ruling line (thin filled rectangles count as lines). */
+export type Rule = Box;
+
+export interface Page {
+  /** 1-based. */
+  number: number;
+  width: number;
+  height: number;
+  words: Word[];
+  rules: Rule[];
+  /** Filled rectangles larger than a rule (cell shading, header bands). */
+  rects: Box[];
+}
+
+/** A line of text outside tables, split into segments at wide gaps. */
+export interface TextLine {
+  page: number;
+  /** Top of the line; for sources without positions, the line's index. */
+  y: number;
+  /** Font size; 1 for sources without positions. */
+  size: number;
+  bold?: boolean;
+  /** Segments left to right; x in points, or in characters for plain text. */
+  segments: Array<{ text: string; x0: number; x1: number }>;
+  text: string;
+}
