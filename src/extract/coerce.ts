@@ -54,7 +54,7 @@ export interface ValueHints {
  */
 export function parseHumanNumber(input: string, hints: ValueHints = {}): NumberParse {
   // A percentage reads as its number as printed ("12,5 %" is 12.5).
-  let s = input.trim().replace(/\s*%$/, '').replace(/^(\(.*)%\)$/, '$1)');
+  let s = stripCurrency(input).trim().replace(/\s*%$/, '').replace(/^(\(.*)%\)$/, '$1)');
   if (s === '') return null;
   let negative = false;
   if (/^\(.*\)$/.test(s)) {

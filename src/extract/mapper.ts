@@ -65,6 +65,8 @@ export function valueHints(values: unknown[]): ValueHints {
     }
     if (/\d,\d{1,2}(?!\d)|\d\.\d{3},\d|\d\.\d{3}\.\d{3}/.test(v)) comma++;
     if (/\d\.\d{1,2}(?!\d)|\d,\d{3}\.\d|\d,\d{3},\d{3}/.test(v)) point++;
+    // "453,694" is far more often a thousands group than three decimals: weak evidence.
+    else if (/\d,\d{3}(?![\d.,])/.test(v)) point += 0.25;
   }
   if (dayFirst !== monthFirst) hints.dayFirst = dayFirst > monthFirst;
   if (comma !== point) hints.decimalComma = comma > point;
@@ -283,6 +285,7 @@ function planTable(candidate: TableCandidate, columns: Column[], includeSummarie
     const labels = alignLabels(stackedLabels(grid, start, end - start, width), sample);
     const fields = labels.map((label, j) => ({ key: String(j), label, values: sample.map((r) => r[j]) }));
     const score = coverageOf(matchFields(columns, fields, tableHints), columns);
+    if (process.env.ROWSMITH_DEBUG_MAPPER) console.error("option", start, end, score, labels.join("|"));
     // Rows above the header are lost, so a later start must do clearly better.
     if (!best || score > best.score + 0.01 * (start - best.start)) best = { start, end, labels, score };
   }
@@ -345,21 +348,23 @@ export interface MappingInput {
   tables: TableCandidate[];
   groups: RecordGroup[];
   fields?: DocumentFieldValues;
+  /** What the target table is about (its name, description, instruction). */
+  topic?: string;
 }
 
-const stem = (w: string) => w.slice(0, 6);
+const stem = (w: string) => w.replace(/(?<=..)s$/, '').slice(0, 6);
+const wordsOf = (text: string) => new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3).map(stem));
 
-/** Words of the columns' names, descriptions and instructions, for telling a document's tables apart. */
-function contextWords(columns: Column[]): Set<string> {
-  const text = columns.map((c) => `${c.name} ${c.description ?? ''} ${c.instruction ?? ''}`).join(' ');
-  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4).map(stem));
+/** Words of the table's topic and its columns' names, descriptions and instructions. */
+function contextWords(columns: Column[], topic: string): Set<string> {
+  return wordsOf(`${topic} ${columns.map((c) => `${c.name} ${c.description ?? ''} ${c.instruction ?? ''}`).join(' ')}`);
 }
 
-/** The share of a table's title words (4 letters or more) that the columns' words hold. */
+/** How many of those words a document table's title and the text above it hold (at most 6). */
 function contextOverlap(context: string, wanted: Set<string>): number {
-  const words = [...new Set(context.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4).map(stem))];
-  if (words.length === 0) return 0;
-  return words.filter((w) => wanted.has(w)).length / words.length;
+  let n = 0;
+  for (const w of wordsOf(context)) if (wanted.has(w)) n++;
+  return Math.min(n, 6);
 }
 
 /** Whether the table asks for its summary rows (a column described as a total row's). */
@@ -385,11 +390,11 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
   const fieldValues = input.fields ?? { values: {}, scores: {} };
   const fieldColumns = columns.filter((c) => present(fieldValues.values[c.id]));
   const fieldsCoverage = fieldColumns.reduce((s, c) => s + (fieldValues.scores[c.id] ?? 0), 0) / Math.max(1, columns.length);
-  const wanted = contextWords(columns);
-  const rank = (p: Plan) => p.coverage + 0.05 * contextOverlap(p.context, wanted);
+  const wanted = contextWords(columns, input.topic ?? '');
+  const rank = (p: Plan) => p.coverage + 0.01 * contextOverlap(p.context, wanted);
   plans.sort((a, b) => rank(b) - rank(a) || b.records.length - a.records.length);
   const best = plans[0];
-  if (process.env.ROWSMITH_DEBUG_MAPPER) for (const p of plans.slice(0, 4)) console.error('plan', p.label, rank(p).toFixed(3), p.signature.slice(0, 120), p.matches.map((m) => `${m.column.id}<-${m.field}:${m.score.toFixed(2)}`).join(' '));
+  if (process.env.ROWSMITH_DEBUG_MAPPER) for (const p of plans.filter((p, i) => i < 4 || p.label === process.env.ROWSMITH_DEBUG_MAPPER)) console.error('plan', p.label, rank(p).toFixed(3), p.signature.slice(0, 120), p.matches.map((m) => `${m.column.id}<-${m.field}:${m.score.toFixed(2)}`).join(' '));
   // One record in the best plan that the document's fields cover better: the fields are the row.
   if (!best || (fieldsCoverage > best.coverage && fieldColumns.length > 0)) {
     if (fieldColumns.length === 0) return [];
@@ -460,15 +465,15 @@ export function mapReading(
   reading: Pick<Reading, 'tables' | 'groups'>,
   columns: Column[],
   strictness: Strictness,
-  fields: DocumentFieldValues = { values: {}, scores: {} },
+  options: { fields?: DocumentFieldValues; topic?: string } = {},
 ): MappedRow[] {
-  let documentFields = fields;
+  let documentFields = options.fields ?? { values: {}, scores: {} };
   const groups: RecordGroup[] = [];
   for (const group of reading.groups) {
     if (group.records.length === 1 && reading.groups.length + reading.tables.length > 1) documentFields = mergeFields(documentFields, fieldsOfRecord(group.records[0]!, columns));
     else groups.push(group);
   }
-  return mapDocument({ tables: reading.tables, groups, fields: documentFields }, columns, strictness);
+  return mapDocument({ tables: reading.tables, groups, fields: documentFields, topic: options.topic }, columns, strictness);
 }
 
 /** Keyed groups only (the language-model path and callers without tables). */

@@ -83,6 +83,8 @@ interface Prepared {
   formats: Format[];
   /** Null until the first readable file gives a schema (project-level extract without one). */
   schema: SchemaJson | null;
+  /** What the target table is about (its name and description), for choosing among a document's tables. */
+  topic: string;
 }
 
 const mean = (values: number[]) => (values.length ? Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 1000) / 1000 : null);
@@ -178,14 +180,16 @@ export class ExtractService {
   async prepare(input: ExtractRequest): Promise<Prepared> {
     // The table and the schema are checked before a url is fetched.
     let schema: SchemaJson | null = input.schema ? schemaFromInput(input.schema) : null;
+    let topic = '';
     if (input.tableId) {
       const table = this.tables.requireActive(input.projectId, input.tableId);
       schema = { columns: table.columns_json, instruction: table.instruction, strictness: table.strictness };
+      topic = table.name;
     }
     const documents = withText(input.documents, input.text);
     if (input.url) documents.push(await this.fetchDocument(input.url));
     const formats = checkDocuments(documents, this.config);
-    return { request: { ...input, documents }, formats, schema };
+    return { request: { ...input, documents }, formats, schema, topic };
   }
 
   private save(batch: BatchRecord, extraction?: ExtractionRecord): Promise<void> {
@@ -269,7 +273,7 @@ export class ExtractService {
           }
         }
         if (!schema) throw new UnreadableDocument('no table or fields found to build a schema from');
-        const mapped = await this.mapReading(reading, schema);
+        const mapped = await this.mapReading(reading, schema, prepared.topic);
         const kept = mapped.filter((row) => accepted(row, schema!.columns, schema!.strictness));
         const why = mapped.find((r) => r.problems.length)?.problems[0] ?? 'a required value is missing';
         if (kept.length === 0) {
@@ -374,8 +378,8 @@ export class ExtractService {
   }
 
   /** Rows of a reading; prose with no structure goes to the language model when one is configured. */
-  private async mapReading(reading: Reading, schema: SchemaJson): Promise<MappedRow[]> {
-    const mapped = mapReading(reading, schema.columns, schema.strictness);
+  private async mapReading(reading: Reading, schema: SchemaJson, topic: string): Promise<MappedRow[]> {
+    const mapped = mapReading(reading, schema.columns, schema.strictness, { topic: `${topic} ${schema.instruction ?? ''}` });
     // Structured formats have no running text, so only prose reaches the model.
     if (mapped.length > 0 || !this.config.llm || !reading.text.trim()) return mapped;
     const records = await extractWithLlm(this.config.llm, schema.columns, schema.instruction, reading.text);
