@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AddressPolicy } from './lib/address';
+import { parseOcrLanguages } from './extract/ocr/languages';
 
 export interface Config {
   port: number;
@@ -45,10 +46,14 @@ export interface Config {
   extractMaxFiles: number;
   /** How long an export's file can be downloaded before it is purged. */
   exportTtlMs: number;
+  /** How a date like 03/04/2024 reads when neither its column nor its document's language decides. */
+  dateOrder: 'mdy' | 'dmy';
   /** Build the column cache and search index of every large table in the background at start. */
   prebuild: boolean;
   /** An OpenAI-compatible chat-completions server for prose; extraction works without it. */
   llm: { baseUrl: string; model: string; apiKey: string | null; timeoutMs: number } | null;
+  /** OCR languages (installed `@tesseract.js-data/*` packages), worker threads and time per page. */
+  ocr: { languages: string[]; workers: number; pageTimeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -117,12 +122,26 @@ function llm(env: Env): Config['llm'] {
   return { baseUrl: baseUrl.replace(/\/+$/, ''), model, apiKey: env.ROWSMITH_LLM_API_KEY?.trim() || null, timeoutMs: int(env, 'ROWSMITH_LLM_TIMEOUT_MS', 120_000, 100, 3_600_000) };
 }
 
+function ocrLanguages(env: Env): string[] {
+  try {
+    return parseOcrLanguages(env.ROWSMITH_OCR_LANGS);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
 const MiB = 1024 * 1024;
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
 const DAY = 24 * HOUR;
 /** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts over about 28 hours. */
 const RETRY_DELAYS = [5 * SECOND, 5 * 60 * SECOND, 30 * 60 * SECOND, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
+
+function dateOrder(env: Env): Config['dateOrder'] {
+  const value = (env.ROWSMITH_DATE_ORDER ?? 'mdy').trim().toLowerCase();
+  if (value !== 'mdy' && value !== 'dmy') throw new ConfigError(`ROWSMITH_DATE_ORDER must be mdy or dmy, got "${env.ROWSMITH_DATE_ORDER}"`);
+  return value;
+}
 
 export function loadConfig(env: Env = process.env): Config {
   const bootstrapKey = env.ROWSMITH_BOOTSTRAP_KEY?.trim() || null;
@@ -153,8 +172,14 @@ export function loadConfig(env: Env = process.env): Config {
     webhookDeliveryRetentionMs: int(env, 'ROWSMITH_WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650) * DAY,
     extractMaxFileBytes: int(env, 'ROWSMITH_EXTRACT_MAX_FILE_BYTES', 25 * MiB, 1, 4096 * MiB),
     extractMaxFiles: int(env, 'ROWSMITH_EXTRACT_MAX_FILES', 20, 1, 1000),
+    dateOrder: dateOrder(env),
     exportTtlMs: int(env, 'ROWSMITH_EXPORT_TTL_HOURS', 24, 1, 24 * 365) * HOUR,
     prebuild: bool(env, 'ROWSMITH_PREBUILD', true),
     llm: llm(env),
+    ocr: {
+      languages: ocrLanguages(env),
+      workers: int(env, 'ROWSMITH_OCR_WORKERS', 1, 1, 64),
+      pageTimeoutMs: int(env, 'ROWSMITH_OCR_PAGE_TIMEOUT_MS', 120_000, 1000, 3_600_000),
+    },
   };
 }

@@ -42,6 +42,8 @@ export type NumberParse = { value: number } | { ambiguous: string; guess: number
 export interface ValueHints {
   dayFirst?: boolean;
   decimalComma?: boolean;
+  /** The day/month order to guess when nothing else decides (the document's language, the server's default). */
+  dayFirstDefault?: boolean;
 }
 
 /**
@@ -146,6 +148,13 @@ function expandYear(y: number): number {
   return y < 100 ? (y < 70 ? 2000 + y : 1900 + y) : y;
 }
 
+/** A date whose day and month could be swapped: 03/04/2024 (not 13/04/2024, not 03.04.2024). */
+export function ambiguousDate(input: unknown): boolean {
+  if (typeof input !== 'string') return false;
+  const m = /^\s*(\d{1,2})[/-](\d{1,2})[/-]\d{2,4}\s*$/.exec(input);
+  return !!m && +m[1]! <= 12 && +m[2]! <= 12 && m[1] !== m[2];
+}
+
 export function parseHumanDate(input: string, guess: boolean, hints: ValueHints = {}): DateParse {
   const s = input.trim();
   const iso = ISO_DATE.exec(s);
@@ -164,7 +173,8 @@ export function parseHumanDate(input: string, guess: boolean, hints: ValueHints 
     const dayFirst = validDate(y, b, a) ? ymd(y, b, a) : null;
     const monthFirst = validDate(y, a, b) ? ymd(y, a, b) : null;
     if (dayFirst && monthFirst && dayFirst !== monthFirst) {
-      if (hints.dayFirst !== undefined) return { value: hints.dayFirst ? dayFirst : monthFirst };
+      const order = hints.dayFirst ?? hints.dayFirstDefault;
+      if (order !== undefined) return { value: order ? dayFirst : monthFirst };
       return guess ? { value: monthFirst } : { ambiguous: `"${s}" could be ${monthFirst} or ${dayFirst}` };
     }
     return dayFirst || monthFirst ? { value: (dayFirst ?? monthFirst)! } : null;

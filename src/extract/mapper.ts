@@ -10,10 +10,11 @@
  */
 import type { Column, Strictness } from '../store/tables.store';
 import { assignMax } from './assign';
-import { coerce, fits, type ValueHints } from './coerce';
+import { ambiguousDate, coerce, fits, type ValueHints } from './coerce';
 import type { Cell, Reading, RecordGroup, SourceRecord, TableCandidate } from './document';
+import { dayFirstOf, documentLanguage } from './language';
 import { nameScore } from './names';
-import { cellText, gridWidth, isEmpty, joinSignCells, rowKey, stackedLabels, tableBody, type TableRow } from './tables';
+import { cellText, gridWidth, isEmpty, isSummaryLabel, joinSignCells, rowKey, stackedLabels, tableBody, type TableRow } from './tables';
 
 export { nameScore, similarity } from './names';
 
@@ -182,10 +183,12 @@ export function mapRecord(
       continue;
     }
     if (result.value === null) continue;
-    // Flexible keeps what it cannot convert; such a value counts against the row's confidence.
+    // Flexible keeps what it cannot convert; such a value counts against the row's confidence, and
+    // so does a date whose day/month order was only guessed.
     const converted = !TYPED.has(column.type) || fits(result.value, column);
+    const guessed = column.type === 'date' && hints[column.id]?.dayFirst === undefined && ambiguousDate(raw);
     values[column.id] = result.value;
-    parts.push(converted ? match!.score : 0);
+    parts.push(converted ? match!.score * (guessed ? 0.7 : 1) : 0);
   }
   const confidence = parts.length ? parts.reduce((a, b) => a + b, 0) / parts.length : 0;
   return { values, confidence: Math.round(Math.min(1, confidence) * 1000) / 1000, problems };
@@ -196,6 +199,8 @@ interface Plan {
   label: string;
   /** The candidate's title and the text above it. */
   context: string;
+  /** The page of a paged layout (PDF, scan). */
+  page?: number;
   /** The document columns' labels, for telling parts of one table apart from other tables. */
   signature: string;
   matches: FieldMatch[];
@@ -268,13 +273,13 @@ const isAmount = (cell: Cell) =>
   typeof cell === 'number' ? !(Number.isInteger(cell) && cell >= 1000 && cell <= 2999) : typeof cell === 'string' && /^[\s$€£(−-]*\d[\d\s.,]*\)?\s*%?$/.test(cell.trim()) && !/^\d{1,4}$/.test(cell.trim());
 
 /** A table read against the columns: the header rows whose labels match them best. */
-function planTable(candidate: TableCandidate, columns: Column[], includeSummaries: boolean): Plan | null {
+function planTable(candidate: TableCandidate, columns: Column[], includeSummaries: boolean, defaults: ValueHints): Plan | null {
   const grid = joinSignCells(candidate.grid);
   const table = { ...candidate, grid };
   const width = gridWidth(grid);
   if (width === 0) return null;
   // How the whole table writes numbers and dates decides a column that shows no sign of its own.
-  const tableHints = valueHints(grid.flat());
+  const tableHints = { ...defaults, ...valueHints(grid.flat()) };
   let best: { start: number; end: number; labels: string[]; score: number } | null = null;
   for (const [start, end] of headerOptions(table)) {
     // A header names two columns or more (a lone label is a title or a group row) and holds no
@@ -300,6 +305,7 @@ function planTable(candidate: TableCandidate, columns: Column[], includeSummarie
   return {
     label: candidate.label,
     context: `${candidate.label.replace(/^table \d+$/, '')} ${candidate.context}`.trim(),
+    page: candidate.page,
     signature: best.labels.map((l) => l.toLowerCase()).join('|'),
     matches,
     records: rows.map((r) => recordOf(r, width)),
@@ -320,19 +326,25 @@ function hintsOf(matches: FieldMatch[], fields: Field[], documentHints: ValueHin
 }
 
 /** Keyed records (JSON objects, key: value blocks) read against the columns. */
-function planGroup(group: RecordGroup, columns: Column[]): Plan | null {
+function planGroup(group: RecordGroup, columns: Column[], defaults: ValueHints): Plan | null {
   const keys = [...new Set(group.records.flatMap((r) => Object.keys(r)))];
   const fields: Field[] = keys.map((key) => ({ key, label: key, values: group.records.map((r) => r[key]) }));
-  const matches = matchFields(columns, fields);
+  const matches = matchFields(columns, fields, defaults);
   if (matches.length === 0) return null;
+  // A record labelled as a summary ("Total") in its first text field is not a row of its own.
+  const summary = group.records.map((r) => {
+    const label = Object.values(r).find((v) => typeof v === 'string' && /\p{L}/u.test(v));
+    return typeof label === 'string' && isSummaryLabel(label);
+  });
+  const keep = asksForSummaries(columns) || group.records.length < 2 ? group.records : group.records.filter((_, i) => !summary[i]);
   return {
     label: group.label,
     context: '',
     signature: keys.join('|').toLowerCase(),
     matches,
-    records: group.records,
-    summary: group.records.map(() => false),
-    hints: hintsOf(matches, fields),
+    records: keep,
+    summary: keep.map(() => false),
+    hints: hintsOf(matches, fields, defaults),
     coverage: coverageOf(matches, columns),
     quality: 1,
   };
@@ -350,6 +362,8 @@ export interface MappingInput {
   fields?: DocumentFieldValues;
   /** What the target table is about (its name, description, instruction). */
   topic?: string;
+  /** How to read values when nothing in their column decides (the document's language, the server's setting). */
+  defaults?: ValueHints;
 }
 
 const stem = (w: string) => w.replace(/(?<=..)s$/, '').slice(0, 6);
@@ -380,11 +394,11 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
   const includeSummaries = asksForSummaries(columns);
   const plans: Plan[] = [];
   for (const t of input.tables) {
-    const plan = planTable(t, columns, includeSummaries);
+    const plan = planTable(t, columns, includeSummaries, input.defaults ?? {});
     if (plan) plans.push(plan);
   }
   for (const g of input.groups) {
-    const plan = planGroup(g, columns);
+    const plan = planGroup(g, columns, input.defaults ?? {});
     if (plan) plans.push(plan);
   }
   const fieldValues = input.fields ?? { values: {}, scores: {} };
@@ -399,12 +413,15 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
   if (!best || (fieldsCoverage > best.coverage && fieldColumns.length > 0)) {
     if (fieldColumns.length === 0) return [];
     const matches = fieldColumns.map((c) => ({ column: c, field: c.id, score: fieldValues.scores[c.id] ?? 0.5 }));
-    const row = mapRecord(fieldValues.values, matches, columns, strictness, hintsFromRecord(fieldValues.values));
+    const row = mapRecord(fieldValues.values, matches, columns, strictness, hintsFromRecord(fieldValues.values, input.defaults));
     return Object.keys(row.values).length ? [row] : [];
   }
   // Tables of the same columns that their titles do not tell apart from the best are its parts
   // (a table split over sheets or pages); a table whose title fits the columns less is another.
-  const parts = plans.filter((p) => p === best || (p.signature === best.signature && rank(p) >= rank(best) - 0.01 && p.coverage >= best.coverage * 0.9));
+  // Paged layouts join a table's continuation pages themselves, so their tables are never parts.
+  const parts = plans.filter(
+    (p) => p === best || (p.page === undefined && p.signature === best.signature && rank(p) >= rank(best) - 0.01 && p.coverage >= best.coverage * 0.9),
+  );
   const seen = new Set<string>();
   const rows: MappedRow[] = [];
   for (const plan of parts) {
@@ -413,7 +430,7 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
     const extra = fieldColumns.filter((c) => !taken.has(c.id));
     const matches = [...plan.matches, ...extra.map((c) => ({ column: c, field: `\u0000field:${c.id}`, score: fieldValues.scores[c.id] ?? 0.5 }))];
     const carried: SourceRecord = Object.fromEntries(extra.map((c) => [`\u0000field:${c.id}`, fieldValues.values[c.id]]));
-    const hints = { ...hintsFromRecord(fieldValues.values), ...plan.hints };
+    const hints = { ...hintsFromRecord(fieldValues.values, input.defaults), ...plan.hints };
     for (const record of plan.records) {
       const row = mapRecord({ ...carried, ...record }, matches, columns, strictness, hints);
       if (Object.keys(row.values).length === 0) continue;
@@ -428,8 +445,8 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
 }
 
 /** Hints for a record of separate fields: each value read on its own evidence. */
-function hintsFromRecord(record: Record<string, unknown>): Record<string, ValueHints> {
-  const all = valueHints(Object.values(record));
+function hintsFromRecord(record: Record<string, unknown>, defaults: ValueHints = {}): Record<string, ValueHints> {
+  const all = { ...defaults, ...valueHints(Object.values(record)) };
   return Object.fromEntries(Object.keys(record).map((k) => [k, all]));
 }
 
@@ -462,18 +479,21 @@ function mergeFields(a: DocumentFieldValues, b: DocumentFieldValues): DocumentFi
  * e-mail's own fields) is the document's fields, merged with those `fields` found in its lines.
  */
 export function mapReading(
-  reading: Pick<Reading, 'tables' | 'groups'>,
+  reading: Pick<Reading, 'tables' | 'groups' | 'text'>,
   columns: Column[],
   strictness: Strictness,
-  options: { fields?: DocumentFieldValues; topic?: string } = {},
+  options: { fields?: DocumentFieldValues; topic?: string; dateOrder?: 'mdy' | 'dmy' } = {},
 ): MappedRow[] {
+  // Day/month order when a column shows none: the document's language, else the server's setting.
+  const text = reading.text || reading.tables.map((t) => t.grid.map((r) => r.map(cellText).join(' ')).join('\n')).join('\n');
+  const defaults: ValueHints = { dayFirstDefault: dayFirstOf(documentLanguage(text)) ?? options.dateOrder === 'dmy' };
   let documentFields = options.fields ?? { values: {}, scores: {} };
   const groups: RecordGroup[] = [];
   for (const group of reading.groups) {
     if (group.records.length === 1 && reading.groups.length + reading.tables.length > 1) documentFields = mergeFields(documentFields, fieldsOfRecord(group.records[0]!, columns));
     else groups.push(group);
   }
-  return mapDocument({ tables: reading.tables, groups, fields: documentFields, topic: options.topic }, columns, strictness);
+  return mapDocument({ tables: reading.tables, groups, fields: documentFields, topic: options.topic, defaults }, columns, strictness);
 }
 
 /** Keyed groups only (the language-model path and callers without tables). */

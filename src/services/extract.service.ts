@@ -154,7 +154,7 @@ export class ExtractService {
     private readonly webhooks: WebhooksService,
     private readonly outbound: Outbound,
     private readonly clock: Clock,
-    private readonly config: Pick<Config, 'extractMaxFileBytes' | 'extractMaxFiles' | 'llm'>,
+    private readonly config: Pick<Config, 'extractMaxFileBytes' | 'extractMaxFiles' | 'llm' | 'dateOrder'>,
     private readonly log: Logger,
   ) {}
 
@@ -379,7 +379,7 @@ export class ExtractService {
 
   /** Rows of a reading; prose with no structure goes to the language model when one is configured. */
   private async mapReading(reading: Reading, schema: SchemaJson, topic: string): Promise<MappedRow[]> {
-    const mapped = mapReading(reading, schema.columns, schema.strictness, { topic: `${topic} ${schema.instruction ?? ''}` });
+    const mapped = mapReading(reading, schema.columns, schema.strictness, { topic: `${topic} ${schema.instruction ?? ''}`, dateOrder: this.config.dateOrder });
     // Structured formats have no running text, so only prose reaches the model.
     if (mapped.length > 0 || !this.config.llm || !reading.text.trim()) return mapped;
     const records = await extractWithLlm(this.config.llm, schema.columns, schema.instruction, reading.text);
