@@ -176,7 +176,9 @@ export function mapRecord(
       if (column.required) parts.push(0);
       continue;
     }
-    const result = coerce(typeof raw === 'string' ? raw.replace(/\s+/g, ' ').trim() : raw, column, extractionStrictness(strictness), hints[column.id]);
+    // A strict table takes no guesses: an ambiguous date stays a problem there.
+    const columnHints = strictness === 'strict' ? { ...hints[column.id], dayFirstDefault: undefined } : hints[column.id];
+    const result = coerce(typeof raw === 'string' ? raw.replace(/\s+/g, ' ').trim() : raw, column, extractionStrictness(strictness), columnHints);
     if (!result.ok) {
       problems.push(`${column.id}: ${result.message}`);
       parts.push(0);

@@ -131,12 +131,14 @@ describe('extract into a table', () => {
     expect(strict.reply.files[0].error).toContain('2 of 3 rows left out');
 
     const balanced = await run('balanced');
+    // An ambiguous date without evidence is guessed (the server's default order), at a lower confidence.
     expect(balanced.rows.map((r) => [r.order_id, r.total, r.order_date])).toEqual([
       ['OK-1', 10, '2024-01-05'],
       ['BAD-1', null, '2024-01-06'],
-      ['AMB-1', 1234, null],
+      ['AMB-1', 1234, '2024-03-04'],
     ]);
     expect(balanced.rows[1]!.confidence).toBeLessThan(balanced.rows[0]!.confidence);
+    expect(balanced.rows[2]!.confidence).toBeLessThan(balanced.rows[0]!.confidence);
 
     const flexible = await run('flexible');
     expect(flexible.rows.map((r) => [r.order_id, r.total, r.order_date])).toEqual([
