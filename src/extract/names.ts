@@ -3,6 +3,7 @@
  * synonyms, similarity of spelling, and the column's description and instruction.
  */
 import type { Column } from '../store/tables.store';
+import { labelSimilarity } from './lexicon';
 
 /** Words that mean the same thing in column and field names; each maps to its group's first word. */
 const SYNONYMS: string[][] = [
@@ -127,6 +128,9 @@ export function nameScore(column: Column, field: string): number {
     const covered = fieldWords.filter((w) => hints.includes(w)).length / fieldWords.length;
     if (covered > 0) best = Math.max(best, 0.45 + 0.3 * covered);
   }
+  // The lexicon: the same business field across languages and abbreviations ("Menge" for Qty).
+  best = Math.max(best, 0.95 * labelSimilarity(column.name, field));
+  if (column.description) best = Math.max(best, 0.8 * labelSimilarity(column.description, field));
   return best;
 }
 
