@@ -12,7 +12,10 @@ import type { Column, Strictness } from '../store/tables.store';
 import { assignMax } from './assign';
 import { ambiguousDate, coerce, fits, type ValueHints } from './coerce';
 import type { Cell, Reading, RecordGroup, SourceRecord, TableCandidate } from './document';
+import { documentFields } from './fields';
 import { dayFirstOf, documentLanguage } from './language';
+import type { TextLine } from './layout/page';
+import { conceptLevel, topConcept } from './lexicon';
 import { nameScore } from './names';
 import { cellText, gridWidth, isEmpty, isSummaryLabel, joinSignCells, rowKey, stackedLabels, tableBody, type TableRow } from './tables';
 
@@ -428,8 +431,9 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
   const rows: MappedRow[] = [];
   for (const plan of parts) {
     const taken = new Set(plan.matches.map((m) => m.column.id));
-    // Columns the table does not give take the document's fields, the same on every row.
-    const extra = fieldColumns.filter((c) => !taken.has(c.id));
+    // Columns the table does not give take the document's fields, the same on every row, when
+    // they ask for a document-level field (an invoice number, not a stray "Date:" line's date).
+    const extra = fieldColumns.filter((c) => !taken.has(c.id) && documentLevel(c));
     const matches = [...plan.matches, ...extra.map((c) => ({ column: c, field: `\u0000field:${c.id}`, score: fieldValues.scores[c.id] ?? 0.5 }))];
     const carried: SourceRecord = Object.fromEntries(extra.map((c) => [`\u0000field:${c.id}`, fieldValues.values[c.id]]));
     const hints = { ...hintsFromRecord(fieldValues.values, input.defaults), ...plan.hints };
@@ -444,6 +448,17 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
     }
   }
   return rows;
+}
+
+/** A column that asks for a field of the whole document (invoice number, vendor, due date). */
+function documentLevel(column: Column): boolean {
+  const concept = topConcept(`${column.name}`) ?? topConcept(`${column.description ?? ''}`);
+  return concept !== null && conceptLevel(concept) === 'document';
+}
+
+/** Document fields from the lines outside the tables; nothing when there are none. */
+function documentFieldsOf(lines: TextLine[], columns: Column[]): DocumentFieldValues {
+  return lines.length ? documentFields(lines, columns) : { values: {}, scores: {} };
 }
 
 /** Hints for a record of separate fields: each value read on its own evidence. */
@@ -481,7 +496,7 @@ function mergeFields(a: DocumentFieldValues, b: DocumentFieldValues): DocumentFi
  * e-mail's own fields) is the document's fields, merged with those `fields` found in its lines.
  */
 export function mapReading(
-  reading: Pick<Reading, 'tables' | 'groups' | 'text'>,
+  reading: Pick<Reading, 'tables' | 'groups' | 'lines' | 'text'>,
   columns: Column[],
   strictness: Strictness,
   options: { fields?: DocumentFieldValues; topic?: string; dateOrder?: 'mdy' | 'dmy' } = {},
@@ -489,7 +504,7 @@ export function mapReading(
   // Day/month order when a column shows none: the document's language, else the server's setting.
   const text = reading.text || reading.tables.map((t) => t.grid.map((r) => r.map(cellText).join(' ')).join('\n')).join('\n');
   const defaults: ValueHints = { dayFirstDefault: dayFirstOf(documentLanguage(text)) ?? options.dateOrder === 'dmy' };
-  let documentFields = options.fields ?? { values: {}, scores: {} };
+  let documentFields = mergeFields(options.fields ?? { values: {}, scores: {} }, documentFieldsOf(reading.lines, columns));
   const groups: RecordGroup[] = [];
   for (const group of reading.groups) {
     if (group.records.length === 1 && reading.groups.length + reading.tables.length > 1) documentFields = mergeFields(documentFields, fieldsOfRecord(group.records[0]!, columns));

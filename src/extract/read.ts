@@ -9,6 +9,7 @@ import { readMarkdown } from './readers/markdown';
 import { readPdf } from './readers/pdf';
 import { readText } from './readers/text';
 import { readXlsx } from './readers/xlsx';
+import { linesFromText } from './fields';
 
 /** Reads a document; `known` is its format when the caller has already detected it. */
 export async function readDocument(doc: SourceDocument, known?: Format): Promise<Reading> {
@@ -28,15 +29,15 @@ export async function readDocument(doc: SourceDocument, known?: Format): Promise
       return { format, fileType, ...none, tables: await readXlsx(doc) };
     case 'html': {
       const page = readHtml(doc);
-      return { format, fileType, tables: page.tables, groups: page.groups, lines: [], text: page.text };
+      return { format, fileType, tables: page.tables, groups: page.groups, lines: linesFromText(page.rest), text: page.text };
     }
     case 'markdown': {
       const md = readMarkdown(doc);
-      return { format, fileType, tables: md.tables, groups: md.groups, lines: [], text: decodeText(doc.bytes) };
+      return { format, fileType, tables: md.tables, groups: md.groups, lines: linesFromText(md.rest), text: decodeText(doc.bytes) };
     }
     case 'docx': {
       const docx = await readDocx(doc);
-      return { format, fileType, tables: docx.tables, groups: docx.groups, lines: [], text: docx.text };
+      return { format, fileType, tables: docx.tables, groups: docx.groups, lines: linesFromText(docx.rest), text: docx.text };
     }
     case 'pdf': {
       const pdf = (await readPdf(doc)) as unknown as { tables?: Reading['tables']; groups?: Reading['groups']; lines?: Reading['lines']; text: string };
@@ -44,11 +45,11 @@ export async function readDocument(doc: SourceDocument, known?: Format): Promise
     }
     case 'email': {
       const email = await readEmail(doc);
-      return { format, fileType, tables: email.tables, groups: email.groups, lines: [], text: email.text };
+      return { format, fileType, tables: email.tables, groups: email.groups, lines: linesFromText(email.rest), text: email.text };
     }
     case 'text': {
       const text = readText(doc);
-      return { format, fileType, tables: text.tables, groups: text.groups, lines: [], text: text.text };
+      return { format, fileType, tables: text.tables, groups: text.groups, lines: linesFromText(text.text), text: text.text };
     }
   }
 }

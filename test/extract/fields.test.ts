@@ -1,0 +1,329 @@
+import { describe, expect, test } from 'bun:test';
+import { documentFields, linesFromText, tableLines } from '../../src/extract/fields';
+import type { TextLine } from '../../src/extract/layout/page';
+import type { Column, ColumnType } from '../../src/store/tables.store';
+
+const col = (id: string, name: string, type: ColumnType, extra: Partial<Column> = {}): Column => ({ id, name, type, required: false, ...extra });
+
+/** A PDF-like line: segments at x positions (points), text about half a point wide per character and point of size. */
+function line(y: number, segments: Array<[number, string]>, size = 10, bold = false, page = 1): TextLine {
+  const segs = segments.map(([x, text]) => ({ text, x0: x, x1: x + text.length * size * 0.5 }));
+  return { page, y, size, bold, segments: segs, text: segs.map((s) => s.text).join(' ') };
+}
+
+const fieldsOfText = (text: string, columns: Column[]) => documentFields(linesFromText(text), columns).values;
+
+describe('linesFromText', () => {
+  test('segments split at tabs, runs of spaces and pipes, x in characters, y the line index', () => {
+    const lines = linesFromText('Invoice no:\tA-1\n\nQty  Price | Total\n   indented');
+    expect(lines.map((l) => l.y)).toEqual([0, 2, 3]);
+    expect(lines[0]!.segments.map((s) => s.text)).toEqual(['Invoice no:', 'A-1']);
+    expect(lines[1]!.segments.map((s) => [s.text, s.x0])).toEqual([
+      ['Qty', 0],
+      ['Price', 5],
+      ['Total', 13],
+    ]);
+    expect(lines[2]!.segments[0]!.x0).toBe(3);
+    expect(lines.every((l) => l.size === 1 && l.page === 1)).toBe(true);
+  });
+});
+
+describe('label and value pairs', () => {
+  const columns = [col('number', 'Invoice number', 'string'), col('date', 'Invoice date', 'date'), col('total', 'Total', 'currency')];
+
+  test('value after a colon in the same segment', () => {
+    const values = fieldsOfText('Invoice number: INV-2041\nInvoice date: 2024-03-05\nTotal: $1,250.00', columns);
+    expect(values).toEqual({ number: 'INV-2041', date: '2024-03-05', total: '$1,250.00' });
+  });
+
+  test('value in the next segment of the line', () => {
+    const values = documentFields([line(100, [[50, 'Invoice No.'], [200, 'X-77']]), line(115, [[50, 'Total'], [400, '99.50']])], columns).values;
+    expect(values).toEqual({ number: 'X-77', total: '99.50' });
+  });
+
+  test('value under its label, aligned by x', () => {
+    const lines = [line(100, [[50, 'Invoice No.'], [180, 'Invoice Date'], [320, 'Terms']], 9), line(112, [[50, 'A-100'], [180, '2024-07-01'], [320, 'Net 30']], 10)];
+    expect(documentFields(lines, columns).values).toEqual({ number: 'A-100', date: '2024-07-01' });
+  });
+
+  test('a label that names another field does not give its value ("No." is not an invoice number)', () => {
+    const lines = [line(100, [[50, 'No.'], [100, 'Description']]), line(112, [[50, '1'], [100, 'Consulting']])];
+    expect(documentFields(lines, [col('number', 'Invoice number', 'string')]).values).toEqual({});
+  });
+
+  test('a column the document does not have gets no value', () => {
+    const values = fieldsOfText('Invoice number: 7\nTotal: 10.00', [col('iban', 'IBAN', 'string'), col('sales', 'Salesperson', 'string'), col('due', 'Due date', 'date')]);
+    expect(values).toEqual({});
+  });
+});
+
+describe('labels in other languages', () => {
+  test('German', () => {
+    const text = 'Rechnungsnummer:   RE-2024-17\nRechnungsdatum:   05.03.2024\nLeistungsdatum:   28.02.2024\nNettobetrag:   100,00 €\nMwSt. 19 %:   19,00 €\nGesamtbetrag:   119,00 €';
+    const values = fieldsOfText(text, [
+      col('no', 'Invoice number', 'string'),
+      col('date', 'Invoice date', 'date'),
+      col('delivery', 'Delivery date', 'date'),
+      col('net', 'Net amount', 'currency'),
+      col('tax', 'VAT', 'currency'),
+      col('total', 'Total', 'currency'),
+    ]);
+    expect(values).toEqual({ no: 'RE-2024-17', date: '2024-03-05', delivery: '2024-02-28', net: '100,00 €', tax: '19,00 €', total: '119,00 €' });
+  });
+
+  test('French', () => {
+    const text = "Facture n° : F-2024-001\nDate de facture : 12/03/2024\nDate d'échéance : 11/04/2024\nTotal HT : 1 000,00 €\nTVA : 200,00 €\nTotal TTC : 1 200,00 €";
+    const values = fieldsOfText(text, [col('no', 'Invoice number', 'string'), col('date', 'Invoice date', 'date'), col('due', 'Due date', 'date'), col('net', 'Net', 'currency'), col('total', 'Total', 'currency')]);
+    expect(values).toEqual({ no: 'F-2024-001', date: '2024-03-12', due: '2024-04-11', net: '1 000,00 €', total: '1 200,00 €' });
+  });
+
+  test('Dutch', () => {
+    const text = 'Factuurnummer: 2024-55\nFactuurdatum: 5-3-2024\nVervaldatum: 19-3-2024\nTotaal incl. btw: € 121,00';
+    const values = fieldsOfText(text, [col('no', 'Invoice number', 'string'), col('date', 'Invoice date', 'date'), col('due', 'Due date', 'date'), col('total', 'Total', 'currency')]);
+    expect(values).toEqual({ no: '2024-55', date: '2024-03-05', due: '2024-03-19', total: '€ 121,00' });
+  });
+
+  test('Spanish', () => {
+    const text = 'Nº factura: A/2024/310\nFecha de emisión: 3 de marzo de 2024\nBase imponible: 500,00\nIVA 21%: 105,00\nImporte total: 605,00 EUR';
+    const values = fieldsOfText(text, [col('no', 'Invoice number', 'string'), col('date', 'Date', 'date'), col('net', 'Net amount', 'currency'), col('tax', 'Tax', 'currency'), col('total', 'Total', 'currency'), col('cur', 'Currency', 'string')]);
+    expect(values).toEqual({ no: 'A/2024/310', date: '2024-03-03', net: '500,00', tax: '105,00', total: '605,00 EUR', cur: 'EUR' });
+  });
+
+  test('Polish', () => {
+    const text = 'Faktura VAT nr FV/12/2024\nData wystawienia: 2024-04-02\nTermin płatności: 2024-04-16\nRazem do zapłaty: 1 230,00 zł';
+    const values = fieldsOfText(text, [col('no', 'Invoice number', 'string'), col('date', 'Invoice date', 'date'), col('due', 'Due date', 'date'), col('total', 'Total', 'number')]);
+    expect(values).toEqual({ no: 'FV/12/2024', date: '2024-04-02', due: '2024-04-16', total: '1 230,00' });
+  });
+});
+
+describe('dates told apart', () => {
+  const columns = [col('inv', 'Invoice date', 'date'), col('due', 'Due date', 'date'), col('del', 'Delivery date', 'date'), col('date', 'Date', 'date')];
+
+  test('by their labels; a plain "Date" column takes the invoice date', () => {
+    const text = 'Delivery date: 2024-01-28\nDue date: 2024-02-28\nInvoice date: 2024-01-29';
+    expect(fieldsOfText(text, columns)).toEqual({ inv: '2024-01-29', due: '2024-02-28', del: '2024-01-28', date: '2024-01-29' });
+  });
+
+  test('due dates from phrases in several languages', () => {
+    for (const sentence of ['Please pay by 30.05.2024.', 'Bitte überweisen Sie den Betrag bis zum 30.05.2024.', 'Montant à payer avant le 30/05/2024', 'This invoice is payable by 30.05.2024']) {
+      expect(fieldsOfText(`Invoice no: 5\n${sentence}`, [col('due', 'Due date', 'date')])).toEqual({ due: '2024-05-30' });
+    }
+  });
+
+  test('a date printed next to a place is the document date', () => {
+    expect(fieldsOfText('Max Muster\nBerlin, den 01.11.2024\nSehr geehrte Damen und Herren,', [col('date', 'Invoice date', 'date')])).toEqual({ date: '2024-11-01' });
+    expect(fieldsOfText('Paris, le 3 mars 2024\nObjet : facture', [col('date', 'Date', 'date')])).toEqual({ date: '2024-03-03' });
+  });
+
+  test('a period is split into start and end when the columns ask for both', () => {
+    const columns2 = [col('start', 'Period start', 'date'), col('end', 'Period end', 'date')];
+    expect(fieldsOfText('Service period: 10/14/2019 – 11/14/2019', columns2)).toEqual({ start: '2019-10-14', end: '2019-11-14' });
+    expect(fieldsOfText('Leistungszeitraum: 01.01.2024 bis 31.01.2024', [col('period', 'Service period', 'string')])).toEqual({ period: '01.01.2024 bis 31.01.2024' });
+  });
+
+  test("the document's own dates decide the day/month order", () => {
+    const text = 'Invoice date: 01/02/2024\nDelivery date: 13/01/2024';
+    expect(fieldsOfText(text, [col('date', 'Invoice date', 'date')])).toEqual({ date: '2024-02-01' });
+    expect(fieldsOfText('Invoice date: 01/02/2024\nDelivery date: 01/13/2024', [col('date', 'Invoice date', 'date')])).toEqual({ date: '2024-01-02' });
+  });
+
+  test('a date in the bottom strip of the page yields to the document date', () => {
+    const lines = [line(50, [[50, 'Hamburg, den'], [150, '01.11.2024']]), line(300, [[50, 'Some text']]), line(800, [[400, 'Datum: 30.10.2024'], [500, 'Zeit: 04:59']])];
+    expect(documentFields(lines, [col('date', 'Invoice date', 'date')]).values).toEqual({ date: '2024-11-01' });
+  });
+});
+
+describe('amounts', () => {
+  const columns = [col('net', 'Net amount', 'currency'), col('tax', 'Tax amount', 'currency'), col('total', 'Total', 'currency')];
+
+  test('net + tax = total decides among several labelled amounts', () => {
+    const lines = [
+      line(100, [[50, 'Rate'], [150, 'Net'], [250, 'VAT']]),
+      line(112, [[50, '20%'], [150, '150.00'], [250, '30.00']]),
+      line(124, [[50, '10%'], [150, '50.00'], [250, '5.00']]),
+      line(150, [[300, 'Net total'], [450, '200.00']]),
+      line(162, [[300, 'VAT total'], [450, '35.00']]),
+      line(174, [[300, 'Total'], [450, '235.00']]),
+    ];
+    expect(documentFields(lines, columns).values).toEqual({ net: '200.00', tax: '35.00', total: '235.00' });
+  });
+
+  test('a subtotal stands in for the net amount', () => {
+    expect(fieldsOfText('Subtotal: 80.00\nSales tax: 8.00\nTotal: 88.00', columns)).toEqual({ net: '80.00', tax: '8.00', total: '88.00' });
+  });
+
+  test('total and amount due are told apart by the column', () => {
+    const text = 'Total:  110.00\nPrevious unpaid balance:  500.00\nAmount due:  610.00';
+    expect(fieldsOfText(text, [col('total', 'Total', 'currency'), col('due', 'Amount due', 'currency')])).toEqual({ total: '110.00', due: '610.00' });
+  });
+
+  test('a tax rate from the percentage beside the tax word; several rates leave it empty', () => {
+    const rate = [col('rate', 'VAT rate', 'number')];
+    expect(fieldsOfText('Net: 100,00\n19 % MwSt.: 19,00\nTotal: 119,00', rate)).toEqual({ rate: '19' });
+    expect(fieldsOfText('7% MwSt.: 7,00\n19% MwSt.: 19,00', rate)).toEqual({});
+  });
+
+  test('the currency from the symbols near the amounts, mapped to an option', () => {
+    const text = 'Subtotal: £40.00\nVAT: £8.00\nTotal: £48.00';
+    expect(fieldsOfText(text, [col('cur', 'Currency', 'string')])).toEqual({ cur: 'GBP' });
+    expect(fieldsOfText(text, [col('cur', 'Currency', 'enum', { options: ['EUR', 'GBP', 'USD'] })])).toEqual({ cur: 'GBP' });
+  });
+});
+
+describe('parties', () => {
+  const parties = [col('vendor', 'Vendor', 'string'), col('customer', 'Customer', 'string')];
+
+  test('the plain-text invoice: the issuer is the company in the first lines', () => {
+    const text = 'ACME GmbH\nHauptstrasse 1, 10115 Berlin\nInvoice date: 2024-03-01\nTotal due: 119.00 EUR';
+    const values = fieldsOfText(text, [...parties, col('date', 'Invoice date', 'date'), col('total', 'Total', 'currency')]);
+    expect(values).toEqual({ vendor: 'ACME GmbH', date: '2024-03-01', total: '119.00 EUR' });
+  });
+
+  test('the customer from a bill-to block, its first line (not the street)', () => {
+    const text = 'Northwind Traders Ltd\n12 Harbour Road\nBristol BS1 4DJ\n\nBill to:\nBlue Finch Studio\n4 Mill Lane\nLeeds LS2 7EW\n\nInvoice no: 881';
+    expect(fieldsOfText(text, parties)).toEqual({ vendor: 'Northwind Traders Ltd', customer: 'Blue Finch Studio' });
+  });
+
+  test('letterhead in large print on the right, recipient under the sender line on the left', () => {
+    const lines = [
+      line(40, [[380, 'Nordlicht Handel GmbH']], 16, true),
+      line(60, [[380, 'Seestraße 5']], 8),
+      line(70, [[380, '20095 Hamburg']], 8),
+      line(80, [[380, 'USt-IdNr. DE123456789']], 8),
+      line(120, [[60, 'Nordlicht Handel GmbH · Seestraße 5 · 20095 Hamburg']], 6),
+      line(135, [[60, 'Firma']], 10),
+      line(147, [[60, 'Kaffeehaus Sonne']], 10),
+      line(159, [[60, 'Bahnhofstr. 3']], 10),
+      line(171, [[60, '80331 München']], 10),
+      line(220, [[60, 'Rechnung Nr. 2024-118']], 14, true),
+    ];
+    expect(documentFields(lines, parties).values).toEqual({ vendor: 'Nordlicht Handel GmbH', customer: 'Kaffeehaus Sonne' });
+  });
+
+  test('two address blocks side by side: the left is the recipient, the right the issuer', () => {
+    const lines = [
+      line(30, [[50, 'INVOICE 5521']], 18),
+      line(100, [[50, 'Greenleaf Bakery'], [420, 'Ostara Supplies']]),
+      line(114, [[50, '9 Elm Street'], [420, 'Industrieweg 12']]),
+      line(128, [[50, '3011 AB Rotterdam'], [420, '1013 CV Amsterdam']]),
+      line(300, [[50, 'Total'], [400, '42.00']]),
+    ];
+    expect(documentFields(lines, [...parties, col('no', 'Invoice number', 'string')]).values).toEqual({ vendor: 'Ostara Supplies', customer: 'Greenleaf Bakery', no: '5521' });
+  });
+
+  test('labelled parties in other languages', () => {
+    expect(fieldsOfText('Lieferant: Holzwerk Berger KG\nKunde: Anna Schmidt', parties)).toEqual({ vendor: 'Holzwerk Berger KG', customer: 'Anna Schmidt' });
+    expect(fieldsOfText('Fournisseur : Atelier Lune SARL\nClient : Café du Port', parties)).toEqual({ vendor: 'Atelier Lune SARL', customer: 'Café du Port' });
+  });
+});
+
+describe('other typed values', () => {
+  test('IBAN (checked), e-mail and phone', () => {
+    const text = 'Bank: GB82 WEST 1234 5698 7654 32\nE-mail: billing@example.org\nPhone: +44 20 7946 0958';
+    const values = fieldsOfText(text, [col('iban', 'IBAN', 'string'), col('mail', 'Email', 'email'), col('phone', 'Phone', 'string')]);
+    expect(values).toEqual({ iban: 'GB82 WEST 1234 5698 7654 32', mail: 'billing@example.org', phone: '+44 20 7946 0958' });
+    expect(fieldsOfText('Account: GB00 WEST 1234 5698 7654 32', [col('iban', 'IBAN', 'string')])).toEqual({});
+  });
+
+  test('a column outside the lexicon matches its own label', () => {
+    expect(fieldsOfText('Table: 12\nWaiter: Sam', [col('table', 'Table', 'number'), col('server', 'Server', 'string', { description: 'Waiter' })])).toEqual({ table: '12', server: 'Sam' });
+  });
+
+  test('scores are between 0 and 1 for every value given', () => {
+    const { values, scores } = documentFields(linesFromText('Invoice number: 12\nTotal: 5.00'), [col('no', 'Invoice number', 'string'), col('total', 'Total', 'currency')]);
+    expect(Object.keys(scores).sort()).toEqual(Object.keys(values).sort());
+    for (const s of Object.values(scores)) expect(s > 0 && s <= 1).toBe(true);
+  });
+});
+
+describe('layouts of tables and blocks', () => {
+  test('key/value tables given as lines (tableLines)', () => {
+    const lines = tableLines([{ grid: [['Restaurant', 'Harbour Grill'], ['Seating', '14'], ['Receipt date', '2026-02-03']] }]);
+    const values = documentFields(lines, [col('place', 'Restaurant', 'string'), col('table', 'Table', 'number', { description: 'Seating' }), col('date', 'Date', 'date')]).values;
+    expect(values).toEqual({ place: 'Harbour Grill', table: '14', date: '2026-02-03' });
+  });
+
+  test('tableLines puts each table on a page of its own, one segment per cell', () => {
+    const lines = tableLines([{ grid: [['a', 'b']] }, { grid: [['Total', 'Total', '5']] }]);
+    expect(lines.map((l) => l.page)).toEqual([10000, 10001]);
+    expect(lines[1]!.segments.map((s) => s.text)).toEqual(['Total', '5']);
+  });
+
+  test('a header over a column of several values is a table column, not a field', () => {
+    const lines = [line(100, [[50, 'Description'], [300, 'Total']]), line(112, [[50, 'Widget'], [300, '10.00']]), line(124, [[50, 'Gadget'], [300, '20.00']])];
+    expect(documentFields(lines, [col('total', 'Total', 'currency')]).values).toEqual({});
+  });
+
+  test('values under labels, with a row of labels below them, are still fields', () => {
+    const lines = [line(100, [[50, 'Salesperson'], [200, 'Due Date']]), line(112, [[50, 'Dana Lee'], [200, 'March 3, 2026']]), line(130, [[50, 'Shipment Method'], [200, 'Payment Method']])];
+    expect(documentFields(lines, [col('sp', 'Salesperson', 'string'), col('due', 'Due date', 'date')]).values).toEqual({ sp: 'Dana Lee', due: '2026-03-03' });
+  });
+
+  test('a run of labels printed as one names no single field', () => {
+    expect(fieldsOfText('Subtotal Sales tax Total Amount due: 100.00', [col('tax', 'Sales tax', 'currency')])).toEqual({});
+  });
+
+  test('the column name at the start of a segment, its value right after it', () => {
+    expect(fieldsOfText('Seating 13\nServer Quinn Baker', [col('seat', 'Seating', 'number'), col('server', 'Server', 'string')])).toEqual({ seat: '13', server: 'Quinn Baker' });
+  });
+});
+
+describe('more party rules', () => {
+  const parties = [col('vendor', 'Vendor', 'string'), col('customer', 'Customer', 'string')];
+
+  test('of two blocks side by side, the one with phone and web site is the issuer', () => {
+    const lines = [
+      line(100, [[50, 'Ostara Supplies'], [420, 'Greenleaf Bakery']]),
+      line(114, [[50, 'Industrieweg 12'], [420, '9 Elm Street']]),
+      line(128, [[50, '1013 CV Amsterdam'], [420, '3011 AB Rotterdam']]),
+      line(142, [[50, 'Tel. +31 20 555 0101']]),
+      line(156, [[50, 'www.ostara.example']]),
+      line(500, [[50, 'Total'], [400, '42.00']]),
+    ];
+    expect(documentFields(lines, parties).values).toEqual({ vendor: 'Ostara Supplies', customer: 'Greenleaf Bakery' });
+  });
+
+  test('a legal form in capitals marks the letterhead; the bill-to block gives the customer', () => {
+    const lines = [
+      line(40, [[50, 'NORTHWIND LTD.'], [450, 'INVOICE']], 20),
+      line(70, [[50, '1 Quay Street']], 11),
+      line(84, [[50, 'Cardiff CF10 1EP']], 11),
+      line(150, [[50, 'BILL TO:'], [250, 'SHIP TO:']], 10),
+      line(164, [[50, 'Riverside Books'], [250, 'Riverside Warehouse']], 11),
+      line(178, [[50, '5 Bridge Road'], [250, '7 Dock Lane']], 11),
+    ];
+    expect(documentFields(lines, parties).values).toEqual({ vendor: 'NORTHWIND LTD.', customer: 'Riverside Books' });
+  });
+
+  test('a sender line in small print with commas', () => {
+    const lines = [
+      line(40, [[300, 'Kranich Leasing GmbH']], 12, true),
+      line(52, [[300, 'Am Hafen 2, 28195 Bremen']], 7),
+      line(130, [[60, 'Kranich, Am Hafen 2, 28195 Bremen']], 6),
+      line(150, [[60, 'Otto Beispiel']], 10),
+      line(162, [[60, 'Lindenweg 4']], 10),
+      line(174, [[60, '04109 Leipzig']], 10),
+      line(700, [[60, 'Seite 1 von 1']], 8),
+      line(710, [[60, 'Text']], 10),
+      line(720, [[60, 'Text']], 10),
+      line(730, [[60, 'Text']], 10),
+    ];
+    expect(documentFields(lines, parties).values).toEqual({ vendor: 'Kranich Leasing GmbH', customer: 'Otto Beispiel' });
+  });
+});
+
+describe('more value rules', () => {
+  test('a missing part of net + tax = total is taken from a printed amount that completes the sum', () => {
+    const text = 'Net amount: 100.00\nIncluded 19.00\nGrand total: 119.00';
+    expect(fieldsOfText(text, [col('net', 'Net amount', 'currency'), col('tax', 'Tax', 'currency'), col('total', 'Total', 'currency')])).toEqual({ net: '100.00', tax: '19.00', total: '119.00' });
+  });
+
+  test('an ambiguous English date stays as printed', () => {
+    expect(fieldsOfText('Invoice date: 03/04/2024', [col('date', 'Invoice date', 'date')])).toEqual({ date: '03/04/2024' });
+  });
+
+  test('an id is figures, or a short code before figures, never the next label', () => {
+    expect(fieldsOfText('Invoice date: 2024-03-01', [col('no', 'Invoice number', 'string')])).toEqual({});
+    expect(fieldsOfText('Invoice No. RE 2024-17', [col('no', 'Invoice number', 'string')])).toEqual({ no: 'RE 2024-17' });
+  });
+});
