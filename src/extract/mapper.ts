@@ -116,7 +116,10 @@ function pairScore(column: Column, field: Field, values: unknown[], hints: Value
   if (field.group) {
     if ((column.type !== 'string' && column.type !== 'text') || values.length === 0) return 0;
     const named = GROUP_WORDS.test(`${column.name} ${column.description ?? ''} ${column.instruction ?? ''}`);
-    return named ? 0.7 : 0.32;
+    // Group rows sit in the first column, so its header may name them ("System organ class" over
+    // class rows and the reactions under them): a column asking for groups takes that name first.
+    const header = field.label ? nameScore(column, field.label) : 0;
+    return Math.max(named ? 0.7 : 0.32, header >= MIN_SCORE ? header * 0.98 + (named ? 0.05 : 0) : 0);
   }
   if (values.length === 0) return 0;
   const f = fit(column, values, hints);
@@ -221,7 +224,7 @@ const GROUP_KEY = '\u0000group';
 
 function fieldsOfRows(labels: string[], rows: TableRow[], withGroup: boolean): Field[] {
   const fields: Field[] = labels.map((label, j) => ({ key: String(j), label, values: rows.map((r) => r.cells[j]) }));
-  if (withGroup) fields.push({ key: GROUP_KEY, label: '', values: rows.map((r) => r.group), group: true });
+  if (withGroup) fields.push({ key: GROUP_KEY, label: labels[0] ?? '', values: rows.map((r) => r.group), group: true });
   return fields;
 }
 
@@ -273,9 +276,9 @@ export function alignLabels(labels: string[], body: Cell[][]): string[] {
   return out;
 }
 
-/** A cell that is an amount or a measured number, never a header: not a year-like integer. */
+/** A cell that is a number, never a header: only a year (1900-2099) names a column with digits alone. */
 const isAmount = (cell: Cell) =>
-  typeof cell === 'number' ? !(Number.isInteger(cell) && cell >= 1000 && cell <= 2999) : typeof cell === 'string' && /^[\s$€£(−-]*\d[\d\s.,]*\)?\s*%?$/.test(cell.trim()) && !/^\d{1,4}$/.test(cell.trim());
+  typeof cell === 'number' ? !(Number.isInteger(cell) && cell >= 1900 && cell <= 2099) : typeof cell === 'string' && /^[\s$€£(−-]*\d[\d\s.,]*\)?\s*%?$/.test(cell.trim()) && !/^(19|20)\d\d$/.test(cell.trim());
 
 /** A table read against the columns: the header rows whose labels match them best. */
 function planTable(candidate: TableCandidate, columns: Column[], includeSummaries: boolean, defaults: ValueHints): Plan | null {
@@ -425,7 +428,7 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
   // (a table split over sheets or pages); a table whose title fits the columns less is another.
   // Paged layouts join a table's continuation pages themselves, so their tables are never parts.
   const parts = plans.filter(
-    (p) => p === best || (p.page === undefined && p.signature === best.signature && rank(p) >= rank(best) - 0.01 && p.coverage >= best.coverage * 0.9),
+    (p) => p === best || (p.page === undefined && p.signature === best.signature && rank(p) > rank(best) - 0.005 && p.coverage >= best.coverage * 0.9),
   );
   const seen = new Set<string>();
   const rows: MappedRow[] = [];

@@ -1,0 +1,170 @@
+/** The column mapper's rules, each on a small table made here. */
+import { describe, expect, test } from 'bun:test';
+import { assignMax } from '../../src/extract/assign';
+import { parseHumanNumber } from '../../src/extract/coerce';
+import type { TableCandidate } from '../../src/extract/document';
+import { alignLabels, mapDocument, valueHints } from '../../src/extract/mapper';
+import type { Column } from '../../src/store/tables.store';
+
+const col = (id: string, name: string, type: Column['type'] = 'string', extra: Partial<Column> = {}): Column => ({ id, name, type, required: false, ...extra }) as Column;
+const table = (grid: unknown[][], extra: Partial<TableCandidate> = {}): TableCandidate => ({ label: 'table 1', context: '', grid, ...extra });
+const values = (rows: Array<{ values: Record<string, unknown> }>) => rows.map((r) => r.values);
+
+describe('assignment', () => {
+  test('finds the largest total, not the greedy one', () => {
+    // Greedy takes 0.9 first and is left with 0.1; the best total is 0.8 + 0.8.
+    expect(assignMax([[0.9, 0.8], [0.8, 0.1]])).toEqual([1, 0]);
+  });
+
+  test('equals brute force on random matrices, rectangular ones too', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const total = (m: number[][], a: number[]) => a.reduce((s, j, i) => s + (j >= 0 ? m[i]![j]! : 0), 0);
+    const brute = (m: number[][]): number => {
+      const best = (i: number, used: Set<number>): number => {
+        if (i === m.length) return 0;
+        let b = best(i + 1, used);
+        m[i]!.forEach((v, j) => {
+          if (used.has(j) || v <= 0) return;
+          used.add(j);
+          b = Math.max(b, v + best(i + 1, used));
+          used.delete(j);
+        });
+        return b;
+      };
+      return best(0, new Set());
+    };
+    for (let k = 0; k < 60; k++) {
+      const rows = 1 + Math.floor(random() * 4);
+      const cols = 1 + Math.floor(random() * 5);
+      const m = Array.from({ length: rows }, () => Array.from({ length: cols }, () => (random() < 0.3 ? 0 : Math.round(random() * 100) / 100)));
+      const a = assignMax(m);
+      expect(new Set(a.filter((j) => j >= 0)).size).toBe(a.filter((j) => j >= 0).length);
+      expect(total(m, a)).toBeCloseTo(brute(m), 6);
+    }
+  });
+});
+
+describe('header rows', () => {
+  const columns = [col('country', 'Country'), col('y2019', '2019', 'number'), col('y2020', '2020', 'number')];
+
+  test('a header of years is a header when the columns are years', () => {
+    const rows = mapDocument({ tables: [table([['Country', '2019', '2020'], ['France', '1.5', '1.7']])], groups: [] }, columns, 'balanced');
+    expect(values(rows)).toEqual([{ country: 'France', y2019: 1.5, y2020: 1.7 }]);
+  });
+
+  test('title rows above the header are skipped', () => {
+    const grid = [['Inflation by country', '', ''], ['', '', ''], ['Country', '2019', '2020'], ['Spain', '0.7', '-0.3']];
+    expect(values(mapDocument({ tables: [table(grid)], groups: [] }, columns, 'balanced'))).toEqual([{ country: 'Spain', y2019: 0.7, y2020: -0.3 }]);
+  });
+
+  test('two header rows stack: a spanning group label over its sub-labels', () => {
+    const grid = [
+      ['', 'Capital', 'Capital', 'Revenue'],
+      ['State', 'Family Welfare', 'Health', 'Family Welfare'],
+      ['Kerala', '10', '20', '30'],
+    ];
+    const cols = [col('state', 'State'), col('cap_fw', 'Capital family welfare', 'number'), col('rev_fw', 'Revenue family welfare', 'number')];
+    expect(values(mapDocument({ tables: [table(grid)], groups: [] }, cols, 'balanced'))).toEqual([{ state: 'Kerala', cap_fw: 10, rev_fw: 30 }]);
+  });
+
+  test('a row of amounts is never a header', () => {
+    const grid = [['Acme', '1,200.00'], ['Globex', '300.50']];
+    const cols = [col('vendor', 'Vendor'), col('amount', 'Amount', 'number')];
+    expect(values(mapDocument({ tables: [table(grid)], groups: [] }, cols, 'balanced'))).toEqual([
+      { vendor: 'Acme', amount: 1200 },
+      { vendor: 'Globex', amount: 300.5 },
+    ]);
+  });
+
+  test('a label over an empty column moves to the values beside it', () => {
+    expect(alignLabels(['Name', 'Shares', '', '%', ''], [['Ann', '', '1,000', '', '5']])).toEqual(['Name', '', 'Shares', '', '%']);
+  });
+
+  test('sign cells join their amounts: "$" before, ")" and "%" after', () => {
+    const grid = [['Item', '', '2021', '', ''], ['Foreign rate', '$', '(540,670', ')', ''], ['Share', '', '12.5', '%', '']];
+    const cols = [col('item', 'Item'), col('y', '2021', 'number')];
+    expect(values(mapDocument({ tables: [table(grid)], groups: [] }, cols, 'balanced'))).toEqual([
+      { item: 'Foreign rate', y: -540670 },
+      { item: 'Share', y: 12.5 },
+    ]);
+  });
+});
+
+describe('columns without labels, group rows and summary rows', () => {
+  test('a column without a header is taken by its values, in column order among equals', () => {
+    const grid = [['PART I', '', ''], ['Item 1.', 'Business', '4'], ['Item 1A.', 'Risk Factors', '9']];
+    const cols = [col('part', 'Part', 'string', { description: 'the group row above' }), col('item', 'Item'), col('title', 'Title'), col('page', 'Page', 'number')];
+    expect(values(mapDocument({ tables: [table(grid)], groups: [] }, cols, 'balanced'))).toEqual([
+      { part: 'PART I', item: 'Item 1.', title: 'Business', page: 4 },
+      { part: 'PART I', item: 'Item 1A.', title: 'Risk Factors', page: 9 },
+    ]);
+  });
+
+  test('a first-column header that names the group rows goes to the column asking for groups', () => {
+    const grid = [['Class', 'Rate'], ['Metals', ''], ['Iron', 'High'], ['Zinc', 'Low'], ['Gases', ''], ['Neon', 'Low']];
+    const cols = [col('class', 'Class', 'string', { description: 'the group row above the element' }), col('element', 'Element'), col('rate', 'Rate')];
+    // Only one value column: group rows need three filled cells to be told from data, so add one.
+    const wide = grid.map((r, i) => [...r, i === 0 ? 'Score' : r[1] ? String(i) : '']);
+    expect(values(mapDocument({ tables: [table(wide)], groups: [] }, cols, 'balanced'))).toEqual([
+      { class: 'Metals', element: 'Iron', rate: 'High' },
+      { class: 'Metals', element: 'Zinc', rate: 'Low' },
+      { class: 'Gases', element: 'Neon', rate: 'Low' },
+    ]);
+  });
+
+  test('summary rows are left out unless a column asks for totals', () => {
+    const grid = [['Vendor', 'Amount'], ['Acme', '1'], ['Sous-total', '1'], ['Globex', '2'], ['Razem', '3'], ['', '3']];
+    const cols = [col('vendor', 'Vendor'), col('amount', 'Amount', 'number')];
+    expect(values(mapDocument({ tables: [table(grid)], groups: [] }, cols, 'balanced')).map((v) => v.vendor)).toEqual(['Acme', 'Globex']);
+    const asking = [col('vendor', 'Vendor', 'string', { description: 'including totals' }), cols[1]!];
+    expect(values(mapDocument({ tables: [table(grid)], groups: [] }, asking, 'balanced')).map((v) => v.vendor)).toEqual(['Acme', 'Sous-total', 'Globex', 'Razem', undefined]);
+  });
+});
+
+describe('choosing the table', () => {
+  const cols = [col('name', 'Name'), col('qty', 'Quantity', 'number')];
+  const grid = (n: string) => [['Name', 'Qty'], [n, '1']];
+
+  test('the table that matches the columns, not the first', () => {
+    const nav = table([['Home', 'About'], ['Docs', 'Blog']]);
+    expect(values(mapDocument({ tables: [nav, table(grid('bolt'))], groups: [] }, cols, 'balanced'))).toEqual([{ name: 'bolt', qty: 1 }]);
+  });
+
+  test('among tables of the same columns, the one whose title fits the table name', () => {
+    const tables = [table(grid('apple'), { context: 'Fruit in stock' }), table(grid('bolt'), { context: 'Hardware in stock' })];
+    expect(values(mapDocument({ tables, groups: [], topic: 'Hardware' }, cols, 'balanced'))).toEqual([{ name: 'bolt', qty: 1 }]);
+  });
+
+  test('tables of the same columns that nothing tells apart are parts of one (sheets); pages are not', () => {
+    const tables = [table(grid('a')), table(grid('b'))];
+    expect(values(mapDocument({ tables, groups: [] }, cols, 'balanced')).map((v) => v.name)).toEqual(['a', 'b']);
+    const paged = tables.map((t, i) => ({ ...t, page: i + 1 }));
+    expect(values(mapDocument({ tables: paged, groups: [] }, cols, 'balanced')).map((v) => v.name)).toEqual(['a']);
+  });
+});
+
+describe('how a column writes its values', () => {
+  test('day-first and month-first evidence, decimal commas, thousands groups', () => {
+    expect(valueHints(['01/02/2024', '13/02/2024']).dayFirst).toBe(true);
+    expect(valueHints(['01/02/2024', '02/13/2024']).dayFirst).toBe(false);
+    expect(valueHints(['01/02/2024']).dayFirst).toBeUndefined();
+    expect(valueHints(['1.234,50', '12']).decimalComma).toBe(true);
+    expect(valueHints(['1,234.50']).decimalComma).toBe(false);
+    expect(valueHints(['453,694']).decimalComma).toBe(false);
+  });
+
+  test('numbers read with the hints; percentages as their number', () => {
+    expect(parseHumanNumber('1.234', { decimalComma: true })).toEqual({ value: 1234 });
+    expect(parseHumanNumber('1,234', { decimalComma: true })).toEqual({ value: 1.234 });
+    expect(parseHumanNumber('0.025', { decimalComma: true })).toEqual({ value: 0.025 });
+    expect(parseHumanNumber('12,5 %')).toEqual({ value: 12.5 });
+    expect(parseHumanNumber('$(591,113)', { decimalComma: false })).toEqual({ value: -591113 });
+  });
+
+  test('a later value decides an earlier ambiguous date of the same column', () => {
+    const grid = [['What', 'When'], ['A', '01/02/2024'], ['B', '13/02/2024']];
+    const cols = [col('what', 'What'), col('when', 'When', 'date')];
+    expect(values(mapDocument({ tables: [table(grid)], groups: [] }, cols, 'balanced')).map((v) => v.when)).toEqual(['2024-02-01', '2024-02-13']);
+  });
+});
