@@ -175,6 +175,9 @@ export function tableBody(candidate: TableCandidate, headerEnd: number, headerKe
     const filled = filledCount(cells);
     if (filled === 0) continue;
     if (headerKey && rowKey(cells) === headerKey) continue;
+    // A row holding only labels that the row below repeats (row headers spread down by rowspan)
+    // heads those rows and has no data of its own.
+    if (repeatedBelow(cells, grid[i + 1])) continue;
     const first = cells.findIndex((c) => !isEmpty(c));
     const label = cellText(cells[first]);
     const summary = candidate.summary?.[i] === true || (first <= 1 && isSummaryLabel(label)) || isUnlabeledSum(cells, sinceSummary);
@@ -187,6 +190,11 @@ export function tableBody(candidate: TableCandidate, headerEnd: number, headerKe
     sinceSummary = summary ? [] : [...sinceSummary, cells];
   }
   return { rows, hasGroups };
+}
+
+function repeatedBelow(row: Cell[], next: Cell[] | undefined): boolean {
+  if (!next || filledCount(next) <= filledCount(row)) return false;
+  return row.every((c, j) => isEmpty(c) || cellText(c) === cellText(next[j]));
 }
 
 export const rowKey = (row: Cell[]) => JSON.stringify(row.map((c) => cellText(c).toLowerCase()));

@@ -47,7 +47,12 @@ function tableGrid(table: HTMLElement): { grid: Cell[][]; headerRows: number } {
     place();
     grid.push(row);
   });
-  return { grid, headerRows };
+  // Row headers (a `<th>` spanning down the rows it heads) are not column headers: a header row
+  // spans nearly the table's width.
+  const width = grid.reduce((w, r) => Math.max(w, r.length), 0);
+  let header = 0;
+  while (header < headerRows && grid[header]!.filter((c) => c !== '' && c !== undefined).length >= 0.8 * width) header++;
+  return { grid, headerRows: header };
 }
 
 /** Text a person reads as one cell: block children (list items, paragraphs, lines) apart by a space. */
