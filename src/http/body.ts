@@ -1,6 +1,7 @@
 /**
- * Request bodies: JSON, and multipart/form-data on the upload routes, read with a size cap that
- * holds for chunked bodies too. Malformed JSON is 400, anything else 415, too large 413.
+ * Request bodies: JSON, and on the upload routes multipart/form-data and
+ * application/x-www-form-urlencoded too, read with a size cap that holds for chunked bodies too.
+ * Malformed JSON is 400, anything else 415, too large 413.
  */
 import { Elysia } from 'elysia';
 import { ApiError } from '../lib/errors';
@@ -33,13 +34,25 @@ export function tooLarge(limit: number): ApiError {
   return new ApiError(413, 'content_too_large', `Request body is larger than the limit of ${limit} bytes`);
 }
 
+const mediaType = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase();
+
 export function isJson(contentType: string): boolean {
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const type = mediaType(contentType);
   return type === 'application/json' || type.endsWith('+json');
 }
 
-/** Routes that take uploads as multipart/form-data besides JSON. */
+/**
+ * Routes that take form fields: JSON, multipart/form-data (the only way to send files) and
+ * urlencoded, which the official SDK sends whenever a request carries text fields and no file.
+ */
 const UPLOAD_ROUTE = /\/(extract|extract-stream|suggest-schema)$/;
+
+/** The fields of a urlencoded body as FormData, so both form encodings go through one reader. */
+function urlencodedForm(bytes: Uint8Array): FormData {
+  const form = new FormData();
+  for (const [name, value] of new URLSearchParams(new TextDecoder().decode(bytes))) form.append(name, value);
+  return form;
+}
 
 export function jsonBody(maxBodyBytes: number, maxUploadBytes: number) {
   return new Elysia({ name: 'json-body' }).onParse({ as: 'global' }, async ({ request, contentType }) => {
@@ -57,8 +70,9 @@ export function jsonBody(maxBodyBytes: number, maxUploadBytes: number) {
     }
     const bytes = await readLimited(request, maxBodyBytes);
     if (bytes.byteLength === 0) return null;
+    if (upload && mediaType(contentType ?? '') === 'application/x-www-form-urlencoded') return urlencodedForm(bytes);
     if (!isJson(contentType ?? '')) {
-      const hint = upload ? 'application/json or multipart/form-data' : 'application/json';
+      const hint = upload ? 'application/json, multipart/form-data or application/x-www-form-urlencoded' : 'application/json';
       throw new ApiError(415, 'unsupported_media_type', `Send the request body as ${hint}`);
     }
     try {

@@ -31,13 +31,13 @@ export function exportsRoutes(auth: ReturnType<typeof authPlugin>, exports: Expo
     .post(
       '/suggest-schema',
       async ({ body }) => {
-        const input = await uploadInput(body, SuggestJsonBody, null);
+        const input = await uploadInput(body, SuggestJsonBody);
         return suggest.suggest({ documents: input.documents, text: input.text });
       },
       {
         params: ProjectParams,
         response: { 200: Suggestion },
-        detail: { summary: 'Suggest table columns from a sample (multipart `file` or `text`, or JSON `{ text }`)', tags: ['Schema suggestion'] },
+        detail: { summary: 'Suggest table columns from a sample (multipart `file` or `text`, urlencoded or JSON `{ text }`)', tags: ['Schema suggestion'] },
       },
     );
 }

@@ -6,7 +6,7 @@ import { Elysia, t } from 'elysia';
 import type { ExtractService, SchemaInput as SchemaInputValue } from '../services/extract.service';
 import type { Principal } from '../services/accounts.service';
 import type { authPlugin } from './auth';
-import { ExtractJsonBody, ExtractResponse, SchemaInput } from './extract.schema';
+import { ExtractJsonBody, ExtractResponse } from './extract.schema';
 import { eventStream } from './sse';
 import { uploadInput } from './uploads';
 
@@ -16,7 +16,7 @@ const TableParams = t.Object({ project_id: t.String(), table_id: t.String() });
 export function extractRoutes(auth: ReturnType<typeof authPlugin>, extract: ExtractService) {
   const detail = (summary: string, description: string) => ({ summary, description, tags: ['Extract'] });
   const request = async (principal: Principal, projectId: string, tableId: string | null, body: unknown) => {
-    const input = await uploadInput(body, ExtractJsonBody, SchemaInput);
+    const input = await uploadInput(body, ExtractJsonBody);
     return extract.prepare({ organizationId: principal.org.id, projectId, tableId, actorId: principal.key.id, ...input, schema: input.schema as SchemaInputValue | null });
   };
   const once = async (principal: Principal, projectId: string, tableId: string | null, body: unknown) => extract.run(await request(principal, projectId, tableId, body));
@@ -25,7 +25,7 @@ export function extractRoutes(auth: ReturnType<typeof authPlugin>, extract: Extr
     return eventStream((listen) => extract.run(prepared, listen));
   };
   const bodyNote =
-    'Send multipart/form-data with one or more `file` parts and/or a `text` field (and `schema` as a JSON string), or JSON `{ text }` or `{ url }`.';
+    'Send multipart/form-data with one or more `file` parts and/or `text`, `url` and `schema` (a JSON string) fields; the same fields urlencoded; or JSON `{ text, url, schema }`.';
   return new Elysia({ prefix: '/v1/projects/:project_id' })
     .use(auth)
     .post('/extract', ({ principal, params, body }) => once(principal, params.project_id, null, body), {

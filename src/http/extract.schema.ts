@@ -54,8 +54,19 @@ const BatchStatus = t.Union([
   t.Literal('uploading'), t.Literal('processing'), t.Literal('merging'), t.Literal('complete'), t.Literal('partial'), t.Literal('failed'),
 ]);
 
+/** Closed in the reference: a batch's columns carry these four fields and nothing else. */
+const SchemaJsonColumn = t.Object(
+  {
+    name: t.String(),
+    type: ColumnType,
+    description: t.Optional(t.Nullable(t.String())),
+    instruction: t.Optional(t.Nullable(t.String())),
+  },
+  { additionalProperties: false },
+);
+
 const SchemaJson = t.Object({
-  columns: t.Array(t.Any()),
+  columns: t.Array(SchemaJsonColumn),
   instruction: t.Nullable(t.String()),
   strictness: Strictness,
 });

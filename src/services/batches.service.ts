@@ -4,10 +4,11 @@ import { ApiError } from '../lib/errors';
 import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
-import type { BatchRecord, BatchesStore, BatchStatus, ExtractionRecord } from '../store/batches.store';
+import type { BatchRecord, BatchesStore, BatchStatus, ExtractionRecord, SchemaJson } from '../store/batches.store';
 import type { Store } from '../store/db';
 import type { FilesStore } from '../store/files.store';
 import type { RowsStore } from '../store/rows.store';
+import type { Column } from '../store/tables.store';
 import { contentDisposition, DOWNLOAD_TYPES, renderRows, type DownloadFormat } from './downloads';
 import { rowNotFound } from './row-values';
 import type { TablesService } from './tables.service';
@@ -32,12 +33,21 @@ export const BATCH_LIST: ListSpec = {
   ],
 };
 
-export type Batch = Omit<BatchRecord, 'extraction_ids' | 'file_names'>;
+/** A column of a batch's `schema_json`: the reference's schema there is closed to these four fields. */
+export type BatchSchemaColumn = Pick<Column, 'name' | 'type' | 'description' | 'instruction'>;
+export type Batch = Omit<BatchRecord, 'extraction_ids' | 'file_names' | 'schema_json'> & {
+  schema_json: Omit<SchemaJson, 'columns'> & { columns: BatchSchemaColumn[] };
+};
 export type Extraction = Omit<ExtractionRecord, 'content_type'>;
 
+function batchSchemaColumn({ name, type, description, instruction }: Column): BatchSchemaColumn {
+  return { name, type, ...(description !== undefined && { description }), ...(instruction !== undefined && { instruction }) };
+}
+
+/** The record as clients see it; the stored schema keeps whole columns (ids, options) for the downloads. */
 export function toBatch(record: BatchRecord): Batch {
   const { extraction_ids: _e, file_names: _f, ...batch } = record;
-  return batch;
+  return { ...batch, schema_json: { ...batch.schema_json, columns: batch.schema_json.columns.map(batchSchemaColumn) } };
 }
 
 export function toExtraction(record: ExtractionRecord): Extraction {
