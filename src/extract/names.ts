@@ -98,6 +98,25 @@ function overlap(a: string[], b: string[]): number {
   return shared / new Set([...a, ...b]).size;
 }
 
+const phrase = (text: string) => words(text).join(' ');
+
+/**
+ * A description that names the document's header in so many words ("Price", "Amount column (a
+ * quantity)", "header: Sales (CHF m)") says which header the column wants, above any synonym: 1
+ * when it is the header, 0.97 when it opens with it, 0.9 when it quotes it; 0 otherwise.
+ */
+function descriptionNames(description: string | null | undefined, field: string): number {
+  if (!description) return 0;
+  const label = phrase(field);
+  if (label.length < 2) return 0;
+  const text = phrase(description);
+  if (text === label) return 1;
+  if (text.startsWith(`${label} `) && /^[^,;:]*/.exec(description)![0].trim().length <= field.length + 12) return 0.97;
+  const header = /header:\s*([^)]*\)?[^);]*)/i.exec(description)?.[1];
+  if (header && phrase(header) === label) return 0.97;
+  return ` ${text} `.includes(` ${label} `) && label.split(' ').length >= 2 ? 0.9 : 0;
+}
+
 /** How well a source field's name fits a column, 0 to 1, before looking at its values. */
 export function nameScore(column: Column, field: string): number {
   const f = squash(field);
@@ -107,6 +126,8 @@ export function nameScore(column: Column, field: string): number {
     if (n === f) return 1;
     if (n === lastPart) return 0.95;
   }
+  const described = descriptionNames(column.description, field);
+  if (described) return described;
   // `customer.name` is the customer: a nested object's name stands for the object.
   if (field.includes('.')) {
     const parent = squash(field.slice(0, field.lastIndexOf('.')).split('.').pop()!);

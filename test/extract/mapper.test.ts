@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { assignMax } from '../../src/extract/assign';
 import { parseHumanNumber } from '../../src/extract/coerce';
 import type { TableCandidate } from '../../src/extract/document';
-import { alignLabels, mapDocument, valueHints } from '../../src/extract/mapper';
+import { alignLabels, mapDocument, nameScore, valueHints } from '../../src/extract/mapper';
 import type { Column } from '../../src/store/tables.store';
 
 const col = (id: string, name: string, type: Column['type'] = 'string', extra: Partial<Column> = {}): Column => ({ id, name, type, required: false, ...extra }) as Column;
@@ -119,6 +119,15 @@ describe('columns without labels, group rows and summary rows', () => {
     expect(values(mapDocument({ tables: [table(grid)], groups: [] }, cols, 'balanced')).map((v) => v.vendor)).toEqual(['Acme', 'Globex']);
     const asking = [col('vendor', 'Vendor', 'string', { description: 'including totals' }), cols[1]!];
     expect(values(mapDocument({ tables: [table(grid)], groups: [] }, asking, 'balanced')).map((v) => v.vendor)).toEqual(['Acme', 'Sous-total', 'Globex', 'Razem', undefined]);
+  });
+});
+
+describe('names', () => {
+  test("a column's description that names the header in so many words beats a synonym", () => {
+    const cols = [col('qty', 'Quantity', 'number', { description: 'Amount column (a quantity)' }), col('total', 'Line total', 'number', { description: 'Total' })];
+    const grid = [['Amount', 'Product', 'Total'], ['400', 'Balloons', '316.00']];
+    expect(values(mapDocument({ tables: [table(grid)], groups: [] }, cols, 'balanced'))).toEqual([{ qty: 400, total: 316 }]);
+    expect(nameScore(col('s', 'Sales', 'number', { description: 'Sales in millions (header: Sales (CHF m))' }), 'Sales (CHF m)')).toBeGreaterThanOrEqual(0.97);
   });
 });
 
