@@ -1,6 +1,7 @@
 /** Boots rowsmith: config, listen (503 until ready), store, bootstrap, app, jobs, graceful shutdown. */
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { closeOcr, configureOcr } from './extract/ocr';
 import { Gateway } from './http/gateway';
 import { scheduleMaintenance } from './jobs/maintenance';
 import { Scheduler } from './jobs/scheduler';
@@ -45,6 +46,7 @@ if (boot.created) {
   );
 }
 
+configureOcr(config.ocr);
 const app = createApp({ config, store, clock, log, gateway });
 const scheduler = new Scheduler(log);
 scheduleMaintenance(scheduler, app.services, config);
@@ -71,6 +73,7 @@ async function shutdown(signal: string): Promise<void> {
   await app.services.dispatcher.stop();
   await app.services.exports.settle();
   app.services.builds.close();
+  await closeOcr();
   await app.services.usage.flush();
   await store.close();
   console.log('rowsmith: stopped');

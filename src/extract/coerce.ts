@@ -8,6 +8,7 @@
 import * as chrono from 'chrono-node';
 import currencyCodes from 'currency-codes';
 import type { Column, Strictness } from '../store/tables.store';
+import { repairOcrNumber } from './ocr/confusions';
 
 export type Coerced = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -44,6 +45,8 @@ export interface ValueHints {
   decimalComma?: boolean;
   /** The day/month order to guess when nothing else decides (the document's language, the server's default). */
   dayFirstDefault?: boolean;
+  /** The text was recognised from an image: letters read in place of digits inside a number are repaired. */
+  ocr?: boolean;
 }
 
 /**
@@ -229,7 +232,7 @@ function coerceValue(value: unknown, column: Column, strictness: Strictness, hin
       let n: number | undefined;
       if (typeof value === 'number') n = value;
       else if (typeof value === 'string' && loose) {
-        const parsed = parseHumanNumber(value, hints);
+        const parsed = parseHumanNumber(value, hints) ?? (hints.ocr ? parseHumanNumber(repairOcrNumber(value), hints) : null);
         if (parsed && 'value' in parsed) n = parsed.value;
         else if (parsed && guess) n = parsed.guess;
         else if (parsed) return bad(`ambiguous number: ${parsed.ambiguous}`);

@@ -12,7 +12,7 @@ import type { Column, Strictness } from '../store/tables.store';
 import { assignMax } from './assign';
 import { ambiguousDate, coerce, fits, type ValueHints } from './coerce';
 import type { Cell, Reading, RecordGroup, SourceRecord, TableCandidate } from './document';
-import { documentFields } from './fields';
+import { documentFields, tableLines } from './fields';
 import { dayFirstOf, documentLanguage } from './language';
 import type { TextLine } from './layout/page';
 import { conceptLevel, topConcept } from './lexicon';
@@ -502,12 +502,12 @@ export function mapReading(
   reading: Pick<Reading, 'tables' | 'groups' | 'lines' | 'text'>,
   columns: Column[],
   strictness: Strictness,
-  options: { fields?: DocumentFieldValues; topic?: string; dateOrder?: 'mdy' | 'dmy' } = {},
+  options: { fields?: DocumentFieldValues; topic?: string; dateOrder?: 'mdy' | 'dmy'; ocr?: boolean } = {},
 ): MappedRow[] {
   // Day/month order when a column shows none: the document's language, else the server's setting.
   const text = reading.text || reading.tables.map((t) => t.grid.map((r) => r.map(cellText).join(' ')).join('\n')).join('\n');
-  const defaults: ValueHints = { dayFirstDefault: dayFirstOf(documentLanguage(text)) ?? options.dateOrder === 'dmy' };
-  let documentFields = mergeFields(options.fields ?? { values: {}, scores: {} }, documentFieldsOf(reading.lines, columns));
+  const defaults: ValueHints = { dayFirstDefault: dayFirstOf(documentLanguage(text)) ?? options.dateOrder === 'dmy', ...(options.ocr ? { ocr: true } : {}) };
+  let documentFields = mergeFields(options.fields ?? { values: {}, scores: {} }, documentFieldsOf([...reading.lines, ...tableLines(reading.tables)], columns));
   const groups: RecordGroup[] = [];
   for (const group of reading.groups) {
     if (group.records.length === 1 && reading.groups.length + reading.tables.length > 1) documentFields = mergeFields(documentFields, fieldsOfRecord(group.records[0]!, columns));

@@ -4,6 +4,7 @@ import { readCsv } from './readers/csv';
 import { readDocx } from './readers/docx';
 import { readEmail } from './readers/email';
 import { readHtml } from './readers/html';
+import { readImage, readScannedPdf } from './readers/image';
 import { readJson } from './readers/json';
 import { readMarkdown } from './readers/markdown';
 import { readPdf } from './readers/pdf';
@@ -12,7 +13,7 @@ import { readXlsx } from './readers/xlsx';
 import { linesFromText } from './fields';
 
 /** Reads a document; `known` is its format when the caller has already detected it. */
-export async function readDocument(doc: SourceDocument, known?: Format): Promise<Reading> {
+export async function readDocument(doc: SourceDocument, known?: Format, onPage?: (done: number, total: number) => void): Promise<Reading> {
   const format = known ?? detectFormat(doc);
   if (!format) throw new UnreadableDocument(`${doc.name}: not a format rowsmith reads`);
   const fileType = FILE_TYPES[format];
@@ -40,8 +41,16 @@ export async function readDocument(doc: SourceDocument, known?: Format): Promise
       return { format, fileType, tables: docx.tables, groups: docx.groups, lines: linesFromText(docx.rest), text: docx.text };
     }
     case 'pdf': {
-      const pdf = (await readPdf(doc)) as unknown as { tables?: Reading['tables']; groups?: Reading['groups']; lines?: Reading['lines']; text: string };
-      return { format, fileType, tables: pdf.tables ?? [], groups: pdf.groups ?? [], lines: pdf.lines ?? [], text: pdf.text };
+      const pdf = await readPdf(doc);
+      if (pdf.scanned) {
+        const scan = await readScannedPdf(doc, onPage);
+        return { format, fileType: 'scanned', tables: scan.tables, groups: [], lines: scan.lines, text: scan.text };
+      }
+      return { format, fileType, tables: pdf.tables, groups: [], lines: pdf.lines, text: pdf.text };
+    }
+    case 'image': {
+      const image = await readImage(doc, onPage);
+      return { format, fileType, tables: image.tables, groups: [], lines: image.lines, text: image.text };
     }
     case 'email': {
       const email = await readEmail(doc);

@@ -131,7 +131,7 @@ export function checkDocuments(documents: SourceDocument[], limits: Pick<Config,
     if (doc.bytes.byteLength === 0) throw fieldError('file', `${doc.name} is empty`);
     const format = detectFormat(doc);
     if (!format) {
-      throw new ApiError(415, 'unsupported_media_type', `${doc.name} (${doc.contentType || 'no type'}) is not a format rowsmith reads: CSV, TSV, JSON, NDJSON, XLSX, HTML, Markdown, DOCX, PDF with a text layer, text or .eml`);
+      throw new ApiError(415, 'unsupported_media_type', `${doc.name} (${doc.contentType || 'no type'}) is not a format rowsmith reads: CSV, TSV, JSON, NDJSON, XLSX, HTML, Markdown, DOCX, PDF (text or scanned), images (PNG, JPEG, TIFF, WebP, BMP, GIF), text or .eml`);
     }
     return format;
   });
@@ -264,7 +264,10 @@ export class ExtractService {
       await this.save(batch, extraction);
       listen('file', { extraction_id: extraction.id, file_name: doc.name, index, file_count: batch.file_count });
       try {
-        const reading = await readDocument(doc, prepared.formats[index]);
+        // A scan's pages take seconds each: every page read is a progress event.
+        const onPage = (pagesDone: number, pageCount: number) =>
+          listen('progress', { files_done: batch.files_done, file_count: batch.file_count, total_rows: collected.length, file_name: doc.name, pages_done: pagesDone, page_count: pageCount });
+        const reading = await readDocument(doc, prepared.formats[index], onPage);
         if (!schema) {
           const columns = inferColumns(recordGroups(reading.tables, reading.groups));
           if (columns.length) {
@@ -379,7 +382,11 @@ export class ExtractService {
 
   /** Rows of a reading; prose with no structure goes to the language model when one is configured. */
   private async mapReading(reading: Reading, schema: SchemaJson, topic: string): Promise<MappedRow[]> {
-    const mapped = mapReading(reading, schema.columns, schema.strictness, { topic: `${topic} ${schema.instruction ?? ''}`, dateOrder: this.config.dateOrder });
+    const mapped = mapReading(reading, schema.columns, schema.strictness, {
+      topic: `${topic} ${schema.instruction ?? ''}`,
+      dateOrder: this.config.dateOrder,
+      ocr: reading.fileType === 'scanned' || reading.fileType === 'image',
+    });
     // Structured formats have no running text, so only prose reaches the model.
     if (mapped.length > 0 || !this.config.llm || !reading.text.trim()) return mapped;
     const records = await extractWithLlm(this.config.llm, schema.columns, schema.instruction, reading.text);

@@ -271,6 +271,9 @@ function uprightTurn(words: Word[], width: number, height: number): { turn: Matr
   return { turn: [1, 0, 0, 1, 0, 0], width, height };
 }
 
+/** A turn of the event loop: PDF.js works in microtasks, which keep timers and sockets waiting. */
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** One page of a PDF as the page model; the PDF.js page's resources are released afterwards. */
 export async function pdfPage(pdf: PDFDocumentProxy, number: number): Promise<Page> {
   const page = await pdf.getPage(number);
@@ -280,7 +283,9 @@ export async function pdfPage(pdf: PDFDocumentProxy, number: number): Promise<Pa
     // The operator list comes first: it loads the fonts whose names tell bold text.
     const operatorList = drawings(page, toViewport);
     const drawn = await operatorList;
+    await yieldTurn();
     const runs = await textRuns(page);
+    await yieldTurn();
     const first = runs.flatMap((run) => runWords(run, toViewport));
     const { turn, width, height } = uprightTurn(first, viewport.width, viewport.height);
     const toPage = multiply(toViewport, turn);

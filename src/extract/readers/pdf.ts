@@ -34,6 +34,9 @@ export async function readPdf(doc: SourceDocument): Promise<{ tables: TableCandi
       characters += page.words.reduce((n, w) => n + w.text.replace(/[^\p{L}\p{N}]/gu, '').length, 0);
       // The page model is dropped here; only its reading (tables, lines, text) is kept.
       readings.push(readPage(page));
+      // PDF.js settles its work in microtasks, which never let the server's timers and sockets in:
+      // give the event loop a turn between pages so requests keep being answered.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     if (characters < MIN_CHARACTERS_PER_PAGE * Math.max(1, pdf.numPages) * 0.5) return { tables: [], lines: [], text: '', scanned: true };
     return { ...combineReadings(readings), scanned: false };

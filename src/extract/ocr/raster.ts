@@ -1,0 +1,278 @@
+/** Grey-level page images and the pixel work OCR needs around the recogniser. */
+import type { Box } from '../layout/page';
+
+/** One byte per pixel, 0 black to 255 white, rows top to bottom. */
+export interface GreyImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+export function greyFromRgba(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number): GreyImage {
+  const data = new Uint8Array(width * height);
+  for (let i = 0, p = 0; i < data.length; i++, p += 4) {
+    // Transparent pixels are paper: a PNG with an alpha channel draws its text on nothing.
+    const alpha = rgba[p + 3]! / 255;
+    const luma = (rgba[p]! * 299 + rgba[p + 1]! * 587 + rgba[p + 2]! * 114) / 1000;
+    data[i] = Math.round(luma * alpha + 255 * (1 - alpha));
+  }
+  return { width, height, data };
+}
+
+/** Turned clockwise by a quarter turn count (1 = 90 degrees). */
+export function rotateQuarters(image: GreyImage, quarters: number): GreyImage {
+  const q = ((quarters % 4) + 4) % 4;
+  if (q === 0) return image;
+  const { width: w, height: h, data } = image;
+  const out = new Uint8Array(w * h);
+  const width = q === 2 ? w : h;
+  const height = q === 2 ? h : w;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const v = data[y * w + x]!;
+      if (q === 1) out[x * width + (h - 1 - y)] = v;
+      else if (q === 2) out[(h - 1 - y) * width + (w - 1 - x)] = v;
+      else out[(w - 1 - x) * width + y] = v;
+    }
+  }
+  return { width, height, data: out };
+}
+
+/** Shrunk by a whole or fractional factor (> 1), averaging the pixels each output pixel covers. */
+export function shrink(image: GreyImage, factor: number): GreyImage {
+  const width = Math.max(1, Math.round(image.width / factor));
+  const height = Math.max(1, Math.round(image.height / factor));
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.floor(y * factor);
+    const y1 = Math.min(image.height, Math.max(y0 + 1, Math.floor((y + 1) * factor)));
+    for (let x = 0; x < width; x++) {
+      const x0 = Math.floor(x * factor);
+      const x1 = Math.min(image.width, Math.max(x0 + 1, Math.floor((x + 1) * factor)));
+      let sum = 0;
+      for (let yy = y0; yy < y1; yy++) for (let xx = x0; xx < x1; xx++) sum += image.data[yy * image.width + xx]!;
+      data[y * width + x] = Math.round(sum / ((y1 - y0) * (x1 - x0)));
+    }
+  }
+  return { width, height, data };
+}
+
+/** Enlarged by a whole factor with bilinear interpolation, for text too small to recognise. */
+export function enlarge(image: GreyImage, factor: number): GreyImage {
+  const width = image.width * factor;
+  const height = image.height * factor;
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(image.height - 1, Math.max(0, (y + 0.5) / factor - 0.5));
+    const y0 = Math.floor(sy);
+    const y1 = Math.min(image.height - 1, y0 + 1);
+    const fy = sy - y0;
+    for (let x = 0; x < width; x++) {
+      const sx = Math.min(image.width - 1, Math.max(0, (x + 0.5) / factor - 0.5));
+      const x0 = Math.floor(sx);
+      const x1 = Math.min(image.width - 1, x0 + 1);
+      const fx = sx - x0;
+      const top = image.data[y0 * image.width + x0]! * (1 - fx) + image.data[y0 * image.width + x1]! * fx;
+      const bottom = image.data[y1 * image.width + x0]! * (1 - fx) + image.data[y1 * image.width + x1]! * fx;
+      data[y * width + x] = Math.round(top * (1 - fy) + bottom * fy);
+    }
+  }
+  return { width, height, data };
+}
+
+/** Otsu's threshold: the grey level that best separates ink from paper. */
+export function inkThreshold(image: GreyImage): number {
+  const histogram = new Array<number>(256).fill(0);
+  for (const v of image.data) histogram[v]!++;
+  const total = image.data.length;
+  let sumAll = 0;
+  for (let i = 0; i < 256; i++) sumAll += i * histogram[i]!;
+  let sumBelow = 0;
+  let countBelow = 0;
+  let best = 127;
+  let bestVariance = -1;
+  for (let t = 0; t < 256; t++) {
+    countBelow += histogram[t]!;
+    if (countBelow === 0) continue;
+    const countAbove = total - countBelow;
+    if (countAbove === 0) break;
+    sumBelow += t * histogram[t]!;
+    const meanBelow = sumBelow / countBelow;
+    const meanAbove = (sumAll - sumBelow) / countAbove;
+    const variance = countBelow * countAbove * (meanBelow - meanAbove) ** 2;
+    if (variance > bestVariance) {
+      bestVariance = variance;
+      best = t;
+    }
+  }
+  return best;
+}
+
+/**
+ * Which way the text lines run. Lines of text are separated by blank rows of paper, while blank
+ * columns only occur where every line has a gap at the same place (a gutter), so across the text
+ * there are far fewer of them. Ruling lines should be erased first: they cross every gap.
+ * Returns the fractions of blank rows and of blank columns between the first and last inked ones.
+ */
+export function blankLines(image: GreyImage): { rows: number; columns: number } {
+  const threshold = Math.min(160, inkThreshold(image));
+  const rows = new Float64Array(image.height);
+  const columns = new Float64Array(image.width);
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      if (image.data[y * image.width + x]! <= threshold) {
+        rows[y]!++;
+        columns[x]!++;
+      }
+    }
+  }
+  const blankFraction = (profile: Float64Array) => {
+    const first = profile.findIndex((v) => v > 0);
+    if (first < 0) return 0;
+    let last = profile.length - 1;
+    while (profile[last] === 0) last--;
+    let max = 0;
+    for (const v of profile) max = Math.max(max, v);
+    // A speck of dust does not make a row inked.
+    let blank = 0;
+    for (let i = first; i <= last; i++) if (profile[i]! <= max * 0.02) blank++;
+    return blank / (last - first + 1);
+  };
+  return { rows: blankFraction(rows), columns: blankFraction(columns) };
+}
+
+/**
+ * Ruling lines: runs of ink at least `minLength` pixels long and at most `maxThickness` thick,
+ * horizontal and vertical. Text never makes runs that long, table borders and underlines do.
+ */
+export function findRules(image: GreyImage, minLength: number, maxThickness: number): Box[] {
+  const threshold = Math.min(160, inkThreshold(image));
+  const { width, height, data } = image;
+  const ink = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) ink[i] = data[i]! <= threshold ? 1 : 0;
+  const rules: Box[] = [];
+  // Runs along each row (or column), each merged into the overlapping run of the row before.
+  const scan = (horizontal: boolean) => {
+    const outer = horizontal ? height : width;
+    const inner = horizontal ? width : height;
+    const step = horizontal ? 1 : width;
+    const found: Box[] = [];
+    let open: Box[] = [];
+    for (let o = 0; o < outer; o++) {
+      const base = horizontal ? o * width : o;
+      const next: Box[] = [];
+      let start = -1;
+      for (let i = 0; i <= inner; i++) {
+        const dark = i < inner && ink[base + i * step] === 1;
+        if (dark && start < 0) start = i;
+        if (dark || start < 0) continue;
+        if (i - start >= minLength) {
+          const [a, b] = [start, i];
+          const at = open.findIndex((r) => (horizontal ? Math.min(r.x1, b) - Math.max(r.x0, a) : Math.min(r.y1, b) - Math.max(r.y0, a)) > minLength / 2);
+          if (at >= 0) {
+            const match = open.splice(at, 1)[0]!;
+            if (horizontal) Object.assign(match, { x0: Math.min(match.x0, a), x1: Math.max(match.x1, b), y1: o + 1 });
+            else Object.assign(match, { y0: Math.min(match.y0, a), y1: Math.max(match.y1, b), x1: o + 1 });
+            next.push(match);
+          } else {
+            next.push(horizontal ? { x0: a, x1: b, y0: o, y1: o + 1 } : { y0: a, y1: b, x0: o, x1: o + 1 });
+          }
+        }
+        start = -1;
+      }
+      found.push(...open);
+      open = next;
+    }
+    found.push(...open);
+    for (const r of found) if ((horizontal ? r.y1 - r.y0 : r.x1 - r.x0) <= maxThickness) rules.push(r);
+  };
+  scan(true);
+  scan(false);
+  return rules;
+}
+
+/** Boxes of an image's pixels moved to where a clockwise quarter turn of the image puts them. */
+export function rotateBoxes(boxes: Box[], quarters: number, width: number, height: number): Box[] {
+  const q = ((quarters % 4) + 4) % 4;
+  return boxes.map((b) => {
+    if (q === 1) return { x0: height - b.y1, y0: b.x0, x1: height - b.y0, y1: b.x1 };
+    if (q === 2) return { x0: width - b.x1, y0: height - b.y1, x1: width - b.x0, y1: height - b.y0 };
+    if (q === 3) return { x0: b.y0, y0: width - b.x1, x1: b.y1, y1: width - b.x0 };
+    return { ...b };
+  });
+}
+
+/** Binary PGM, which the recogniser reads without a decoder of its own. */
+export function encodePgm(image: GreyImage): Uint8Array {
+  const header = new TextEncoder().encode(`P5\n${image.width} ${image.height}\n255\n`);
+  const out = new Uint8Array(header.length + image.data.length);
+  out.set(header);
+  out.set(image.data, header.length);
+  return out;
+}
+
+/**
+ * Evens out the paper: each pixel divided by the brightness of the paper around it, so shaded
+ * cells, coloured header bands and the shadows of a phone photo become white and only the ink
+ * stays dark. The paper's brightness is the brightest pixel of each block (blocks larger than a
+ * letter's stroke always hold some paper), smoothed over the neighbouring blocks.
+ */
+export function normaliseBackground(image: GreyImage, block: number): GreyImage {
+  const { width, height, data } = image;
+  const bw = Math.ceil(width / block);
+  const bh = Math.ceil(height / block);
+  const brightest = new Float64Array(bw * bh);
+  for (let y = 0; y < height; y++) {
+    const row = Math.floor(y / block) * bw;
+    for (let x = 0; x < width; x++) {
+      const i = row + Math.floor(x / block);
+      const v = data[y * width + x]!;
+      if (v > brightest[i]!) brightest[i] = v;
+    }
+  }
+  // A block inside a large letter or a filled shape has no paper: it takes its neighbours' paper.
+  const paper = new Float64Array(bw * bh);
+  for (let by = 0; by < bh; by++) {
+    for (let bx = 0; bx < bw; bx++) {
+      let best = 0;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = bx + dx;
+          const ny = by + dy;
+          if (nx >= 0 && ny >= 0 && nx < bw && ny < bh) best = Math.max(best, brightest[ny * bw + nx]!);
+        }
+      }
+      paper[by * bw + bx] = Math.max(best, 40);
+    }
+  }
+  const out = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const fy = Math.min(bh - 1, Math.max(0, (y + 0.5) / block - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(bh - 1, y0 + 1);
+    const ty = fy - y0;
+    for (let x = 0; x < width; x++) {
+      const fx = Math.min(bw - 1, Math.max(0, (x + 0.5) / block - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(bw - 1, x0 + 1);
+      const tx = fx - x0;
+      const level =
+        (paper[y0 * bw + x0]! * (1 - tx) + paper[y0 * bw + x1]! * tx) * (1 - ty) + (paper[y1 * bw + x0]! * (1 - tx) + paper[y1 * bw + x1]! * tx) * ty;
+      out[y * width + x] = Math.min(255, Math.round((data[y * width + x]! * 255) / level));
+    }
+  }
+  return { width, height, data: out };
+}
+
+/** Paints the given boxes (ruling lines) white, grown by `margin` pixels. */
+export function erase(image: GreyImage, boxes: Box[], margin: number): GreyImage {
+  const data = image.data.slice();
+  for (const b of boxes) {
+    const x0 = Math.max(0, Math.floor(b.x0 - margin));
+    const x1 = Math.min(image.width, Math.ceil(b.x1 + margin));
+    const y0 = Math.max(0, Math.floor(b.y0 - margin));
+    const y1 = Math.min(image.height, Math.ceil(b.y1 + margin));
+    for (let y = y0; y < y1; y++) data.fill(255, y * image.width + x0, y * image.width + x1);
+  }
+  return { ...image, data };
+}

@@ -1,0 +1,154 @@
+/** Documents drawn for the OCR tests: a small invoice with a ruled table, as PNG, TIFF or PDF. */
+import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { PDFDocument } from 'pdf-lib';
+
+/** Pixels per inch the test pages are drawn at: small pages keep OCR tests quick. */
+export const DRAW_DPI = 150;
+
+export interface Drawn {
+  png: Uint8Array;
+  width: number;
+  height: number;
+  /** Where each word was drawn, in points (1/72 inch), to compare with the boxes read back. */
+  boxes: Map<string, { x0: number; y0: number }>;
+}
+
+export const INVOICE_ROWS = [
+  ['Hammer', '2', '14.50'],
+  ['Screwdriver', '5', '3.20'],
+  ['Ladder', '1', '89.00'],
+];
+
+/** An invoice: a number and date line, then a ruled table of items, drawn on white. */
+export function drawInvoice(quarters = 0): Drawn {
+  const width = 900;
+  const height = 700;
+  const page = createCanvas(width, height);
+  const g = page.getContext('2d');
+  g.fillStyle = '#ffffff';
+  g.fillRect(0, 0, width, height);
+  g.fillStyle = '#000000';
+  const boxes = new Map<string, { x0: number; y0: number }>();
+  const text = (context: SKRSContext2D, value: string, x: number, y: number, size: number) => {
+    context.font = `${size}px sans-serif`;
+    context.fillText(value, x, y);
+    const metrics = context.measureText(value);
+    boxes.set(value, { x0: (x * 72) / DRAW_DPI, y0: ((y - metrics.actualBoundingBoxAscent) * 72) / DRAW_DPI });
+  };
+  text(g, 'INVOICE', 60, 80, 44);
+  text(g, 'Number: A-1042', 60, 150, 26);
+  text(g, 'Date: 2024-03-15', 520, 150, 26);
+  const columns = [60, 400, 560, 900 - 60];
+  const top = 220;
+  const rowHeight = 60;
+  g.lineWidth = 2;
+  for (let r = 0; r <= INVOICE_ROWS.length + 1; r++) {
+    g.beginPath();
+    g.moveTo(columns[0]!, top + r * rowHeight);
+    g.lineTo(columns[3]!, top + r * rowHeight);
+    g.stroke();
+  }
+  for (const x of columns) {
+    g.beginPath();
+    g.moveTo(x, top);
+    g.lineTo(x, top + (INVOICE_ROWS.length + 1) * rowHeight);
+    g.stroke();
+  }
+  ['Item', 'Qty', 'Price'].forEach((h, c) => text(g, h, columns[c]! + 14, top + 40, 26));
+  INVOICE_ROWS.forEach((row, r) => row.forEach((cell, c) => text(g, cell, columns[c]! + 14, top + (r + 1) * rowHeight + 40, 26)));
+  text(g, 'Total: 131.00', 560, top + (INVOICE_ROWS.length + 1) * rowHeight + 60, 26);
+
+  const q = ((quarters % 4) + 4) % 4;
+  const turned = createCanvas(q % 2 ? height : width, q % 2 ? width : height);
+  const t = turned.getContext('2d');
+  t.translate(turned.width / 2, turned.height / 2);
+  t.rotate((q * Math.PI) / 2);
+  t.drawImage(page, -width / 2, -height / 2);
+  return { png: new Uint8Array(turned.toBuffer('image/png')), width: turned.width, height: turned.height, boxes };
+}
+
+/** Grey pixels of a drawn PNG's canvas, for the TIFF writer. */
+export function greyPixels(width: number, height: number, draw: (g: SKRSContext2D) => void): Uint8Array {
+  const canvas = createCanvas(width, height);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#ffffff';
+  g.fillRect(0, 0, width, height);
+  g.fillStyle = '#000000';
+  draw(g);
+  const rgba = g.getImageData(0, 0, width, height).data;
+  const grey = new Uint8Array(width * height);
+  for (let i = 0; i < grey.length; i++) grey[i] = rgba[i * 4]!;
+  return grey;
+}
+
+/** An uncompressed 8-bit grey TIFF with one page per image, written by hand (little-endian). */
+export function tiff(pages: Array<{ width: number; height: number; grey: Uint8Array }>): Uint8Array {
+  const entries = 9;
+  const ifdSize = 2 + entries * 12 + 4;
+  let size = 8;
+  const layout = pages.map((p) => {
+    const ifd = size;
+    const resolution = ifd + ifdSize;
+    const pixels = resolution + 8;
+    size = pixels + p.grey.length;
+    return { ifd, resolution, pixels };
+  });
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  out.set([0x49, 0x49, 42, 0]);
+  view.setUint32(4, layout[0]!.ifd, true);
+  pages.forEach((p, i) => {
+    const { ifd, resolution, pixels } = layout[i]!;
+    const tags: Array<[number, number, number]> = [
+      [256, 4, p.width],
+      [257, 4, p.height],
+      [258, 3, 8],
+      [259, 3, 1],
+      [262, 3, 1],
+      [273, 4, pixels],
+      [279, 4, p.grey.length],
+      [282, 5, resolution],
+      [296, 3, 2],
+    ];
+    view.setUint16(ifd, entries, true);
+    tags.forEach(([tag, type, value], n) => {
+      const at = ifd + 2 + n * 12;
+      view.setUint16(at, tag, true);
+      view.setUint16(at + 2, type, true);
+      view.setUint32(at + 4, 1, true);
+      if (type === 3) view.setUint16(at + 8, value, true);
+      else view.setUint32(at + 8, value, true);
+    });
+    view.setUint32(ifd + 2 + entries * 12, layout[i + 1]?.ifd ?? 0, true);
+    view.setUint32(resolution, DRAW_DPI, true);
+    view.setUint32(resolution + 4, 1, true);
+    out.set(p.grey, pixels);
+  });
+  return out;
+}
+
+/** A PDF whose only page is the image, sized so the image is at DRAW_DPI: a scan with no text. */
+export async function scannedPdf(drawn: Drawn): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const image = await pdf.embedPng(drawn.png);
+  const width = (drawn.width * 72) / DRAW_DPI;
+  const height = (drawn.height * 72) / DRAW_DPI;
+  const page = pdf.addPage([width, height]);
+  page.drawImage(image, { x: 0, y: 0, width, height });
+  return pdf.save();
+}
+
+/** A PNG with the given pixel size and resolution in its header (pHYs), for header-only checks. */
+export function pngHeader(width: number, height: number): Uint8Array {
+  const out = new Uint8Array(8 + 25 + 12);
+  out.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const view = new DataView(out.buffer);
+  view.setUint32(8, 13);
+  out.set([0x49, 0x48, 0x44, 0x52], 12);
+  view.setUint32(16, width);
+  view.setUint32(20, height);
+  out.set([8, 0, 0, 0, 0], 24);
+  view.setUint32(33, 0);
+  out.set([0x49, 0x45, 0x4e, 0x44], 37);
+  return out;
+}
