@@ -5,6 +5,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   rows: () => import('./rows'),
   extract: () => import('./extract'),
   corpus: () => import('./corpus'),
+  pdf: () => import('./pdf'),
 };
 
 const wanted = process.argv.slice(2);

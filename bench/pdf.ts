@@ -1,0 +1,113 @@
+/**
+ * `npm run bench -- pdf`: extraction speed of text PDFs through the HTTP API of a child server
+ * (issue 13's targets): a 10-page table PDF, a 200-page one with the server's own memory sampled
+ * during it, and row GETs (one client, one at a time) while the 200-page extraction runs.
+ * The PDFs are drawn here with pdf-lib: a ruled invoice-line table, 45 rows a page.
+ */
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { machine, percentile, printTable, startRowsmith } from './lib';
+
+const KEY = 'bench-pdf-key-0123456789abcdef';
+const P = '/v1/projects/proj_default';
+const ROWS_PER_PAGE = 45;
+
+async function tablePdf(pages: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const xs = [40, 120, 330, 400, 480];
+  let n = 0;
+  for (let p = 0; p < pages; p++) {
+    const page = pdf.addPage([595, 842]);
+    ['Item no.', 'Description', 'Qty', 'Unit price', 'Amount'].forEach((h, i) => page.drawText(h, { x: xs[i]!, y: 800, size: 9, font: bold }));
+    page.drawLine({ start: { x: 36, y: 795 }, end: { x: 560, y: 795 }, thickness: 0.8 });
+    for (let r = 0; r < ROWS_PER_PAGE; r++, n++) {
+      const y = 780 - r * 16;
+      const qty = 1 + (n % 9);
+      const price = 3 + (n % 50) * 1.25;
+      const cells = [`A-${10000 + n}`, `Part number ${n} for assembly`, String(qty), price.toFixed(2), (qty * price).toFixed(2)];
+      cells.forEach((c, i) => page.drawText(c, { x: xs[i]!, y, size: 9, font }));
+    }
+    page.drawText(`Page ${p + 1} of ${pages}`, { x: 270, y: 30, size: 8, font });
+  }
+  return pdf.save();
+}
+
+const COLUMNS = [
+  { id: 'item_no', name: 'Item number', type: 'string' },
+  { id: 'description', name: 'Description', type: 'string' },
+  { id: 'quantity', name: 'Quantity', type: 'number' },
+  { id: 'unit_price', name: 'Unit price', type: 'currency', currency_code: 'USD' },
+  { id: 'amount', name: 'Amount', type: 'currency', currency_code: 'USD' },
+];
+
+function ownMemoryMiB(pid: number): number {
+  const status = require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8') as string;
+  return Number(/RssAnon:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+export async function run(): Promise<void> {
+  const server = await startRowsmith({ ROWSMITH_BOOTSTRAP_KEY: KEY, ROWSMITH_REQUEST_TIMEOUT_MS: '600000' });
+  const headers = { authorization: `ApiKey ${KEY}` };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body instanceof FormData) init.body = body;
+    else if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] = 'application/json';
+    }
+    const response = await fetch(`${server.url}${path}`, init);
+    return response.json() as Promise<any>;
+  };
+  const newTable = async () => (await call('POST', `${P}/tables`, { name: `PDF bench ${Math.random()}`, columns_json: COLUMNS })).id as string;
+  const extract = async (table: string, bytes: Uint8Array, name: string) => {
+    const form = new FormData();
+    form.append('file', new File([bytes], name, { type: 'application/pdf' }));
+    const t0 = performance.now();
+    const reply = await call('POST', `${P}/tables/${table}/extract`, form);
+    return { seconds: (performance.now() - t0) / 1000, rows: reply.total_rows as number, status: reply.status as string };
+  };
+  try {
+    const results: Array<Record<string, string>> = [];
+    const ten = await extract(await newTable(), await tablePdf(10), 'ten.pdf');
+    results.push({ measure: `10-page text PDF (${ten.rows} rows, ${ten.status})`, value: `${ten.seconds.toFixed(2)} s`, target: '< 2 s' });
+
+    // A table with rows to read while the long extraction runs.
+    const readTable = await newTable();
+    const seeded = await call('POST', `${P}/tables/${readTable}/rows/bulk`, {
+      creates: Array.from({ length: 500 }, (_, i) => ({ item_no: `S-${i}`, description: 'seed', quantity: i, unit_price: 1, amount: i })),
+    });
+    const ids: string[] = (seeded.created ?? []).map((r: { id: string }) => r.id);
+    if (ids.length === 0) throw new Error(`seeding rows failed: ${JSON.stringify(seeded).slice(0, 300)}`);
+    const big = await tablePdf(200);
+    const before = ownMemoryMiB(server.proc.pid);
+    let peak = before;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        peak = Math.max(peak, ownMemoryMiB(server.proc.pid));
+        await Bun.sleep(50);
+      }
+    })();
+    const long = extract(await newTable(), big, 'long.pdf');
+    let running = true;
+    void long.finally(() => (running = false));
+    const gets: number[] = [];
+    while (running && ids.length) {
+      const t0 = performance.now();
+      const response = await fetch(`${server.url}${P}/tables/${readTable}/rows/${ids[gets.length % ids.length]}`, { headers });
+      await response.arrayBuffer();
+      gets.push(performance.now() - t0);
+    }
+    const done = await long;
+    sampling = false;
+    await sampler;
+    results.push({ measure: `200-page text PDF (${done.rows} rows, ${done.status})`, value: `${done.seconds.toFixed(1)} s`, target: '-' });
+    results.push({ measure: 'server own memory during it (peak, before)', value: `${peak.toFixed(0)} MiB, ${before.toFixed(0)} MiB`, target: '< 500 MiB' });
+    const sorted = gets.sort((a, b) => a - b);
+    results.push({ measure: 'row GET while it runs', value: `p50 ${percentile(sorted, 50).toFixed(2)} ms, p95 ${percentile(sorted, 95).toFixed(2)} ms, max ${sorted[sorted.length - 1]?.toFixed(1)} ms (${sorted.length} GETs)`, target: 'p95 < 20 ms' });
+    printTable(`PDF extraction speed (${machine()}; one rowsmith child process, HTTP on 127.0.0.1)`, results);
+  } finally {
+    await server.stop();
+  }
+}
