@@ -138,10 +138,13 @@ export function checkDocuments(documents: SourceDocument[], limits: Pick<Config,
 }
 
 /** Rows a strictness lets in: strict drops rows with any bad value, balanced only those missing a required value. */
+/** Below this confidence a strict table leaves a row out: the mapper is less than half sure of it. */
+export const STRICT_MIN_CONFIDENCE = 0.5;
+
 function accepted(row: MappedRow, columns: Column[], strictness: Strictness): boolean {
   if (strictness === 'flexible') return true;
   const missing = columns.some((c) => c.required && (c.default === undefined || c.default === null) && row.values[c.id] === undefined);
-  return !missing && (strictness !== 'strict' || row.problems.length === 0);
+  return !missing && (strictness !== 'strict' || (row.problems.length === 0 && row.confidence >= STRICT_MIN_CONFIDENCE));
 }
 
 export class ExtractService {
@@ -278,7 +281,11 @@ export class ExtractService {
         if (!schema) throw new UnreadableDocument('no table or fields found to build a schema from');
         const mapped = await this.mapReading(reading, schema, prepared.topic);
         const kept = mapped.filter((row) => accepted(row, schema!.columns, schema!.strictness));
-        const why = mapped.find((r) => r.problems.length)?.problems[0] ?? 'a required value is missing';
+        const why =
+          mapped.find((r) => r.problems.length)?.problems[0] ??
+          (schema.strictness === 'strict' && mapped.some((r) => r.confidence < STRICT_MIN_CONFIDENCE)
+            ? `a strict table keeps rows of confidence ${STRICT_MIN_CONFIDENCE} or more`
+            : 'a required value is missing');
         if (kept.length === 0) {
           throw new UnreadableDocument(mapped.length ? `none of the ${mapped.length} rows found fit the columns (${why})` : 'no rows matching the columns were found');
         }

@@ -148,6 +148,26 @@ describe('extract into a table', () => {
     ]);
   });
 
+  test('confidence: strict leaves out rows the mapper is less than half sure of; balanced keeps them', async () => {
+    // No header: the values alone place the columns, at a low confidence.
+    const csv = 'SO-1,Acme,10\nSO-2,Globex,20\n';
+    const columns = [
+      { id: 'order_id', name: 'Order ID', type: 'string' },
+      { id: 'total', name: 'Total', type: 'number' },
+      { id: 'notes', name: 'Notes', type: 'string' },
+    ];
+    const run = async (strictness: string) => {
+      const table = (await app.request('POST', `${P}/tables`, { body: { name: `Conf ${strictness}`, columns_json: columns, strictness } })).body.id;
+      return (await app.request('POST', `${P}/tables/${table}/extract`, { raw: form([['c.csv', csv, 'text/csv']]) })).body;
+    };
+    const balanced = await run('balanced');
+    expect(balanced.total_rows).toBe(2);
+    expect(balanced.confidence).toBeLessThan(0.5);
+    const strict = await run('strict');
+    expect(strict.total_rows).toBe(0);
+    expect(strict.files[0].error).toContain('confidence 0.5 or more');
+  });
+
   test('a required column that no row fills fails the file', async () => {
     const table = await makeTable(app);
     const reply = await app.request('POST', `${P}/tables/${table}/extract`, { raw: form([['x.csv', 'Customer,Total\nAcme,5\n', 'text/csv']]) });
