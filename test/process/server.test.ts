@@ -58,7 +58,7 @@ describe('start-up', () => {
       expect(stderr.split('\n')).toHaveLength(1);
       expect(stderr).toStartWith(`rowsmith: ${name} `);
     }
-  });
+  }, 30_000);
 });
 
 describe('prebuild', () => {
