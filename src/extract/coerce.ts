@@ -57,9 +57,13 @@ export interface ValueHints {
  * 1.234) unless the hints say how the document writes decimals; several of one kind are groups; a
  * single `.` is a decimal point, or a group before three digits in a decimal-comma document.
  */
+/** A unit after a number: a word after a space, or a common unit written on to it ("2kg"). */
+const UNIT_AFTER = /(\d)(?:\s+\p{L}{1,6}\.?|(?:kg|g|mg|t|km|m|cm|mm|l|ml|h|min|s|pcs|pc|x|st|stk))$/iu;
+
 export function parseHumanNumber(input: string, hints: ValueHints = {}): NumberParse {
-  // A percentage reads as its number as printed ("12,5 %" is 12.5).
-  let s = stripCurrency(input).trim().replace(/\s*%$/, '').replace(/^(\(.*)%\)$/, '$1)');
+  // A percentage reads as its number as printed ("12,5 %" is 12.5); a unit after a number is
+  // dropped ("142 min", "3 Piece", "2,5 kg").
+  let s = stripCurrency(input).trim().replace(/\s*%$/, '').replace(/^(\(.*)%\)$/, '$1)').replace(UNIT_AFTER, '$1');
   if (s === '') return null;
   let negative = false;
   if (/^\(.*\)$/.test(s)) {

@@ -17,6 +17,7 @@ import { dayFirstOf, documentLanguage } from './language';
 import type { TextLine } from './layout/page';
 import { conceptLevel, topConcept } from './lexicon';
 import { nameScore } from './names';
+import { splitSubFields } from './subfields';
 import { cellText, gridWidth, isEmpty, isSummaryLabel, joinSignCells, rowKey, stackedLabels, tableBody, type TableRow } from './tables';
 
 export { nameScore, similarity } from './names';
@@ -432,11 +433,13 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
   );
   const seen = new Set<string>();
   const rows: MappedRow[] = [];
-  for (const plan of parts) {
-    const taken = new Set(plan.matches.map((m) => m.column.id));
+  for (const table of parts) {
+    const taken = new Set(table.matches.map((m) => m.column.id));
     // Columns the table does not give take the document's fields, the same on every row, when
     // they ask for a document-level field (an invoice number, not a stray "Date:" line's date).
     const extra = fieldColumns.filter((c) => !taken.has(c.id) && documentLevel(c));
+    for (const c of extra) taken.add(c.id);
+    const plan = withSubFields(table, columns, taken);
     const matches = [...plan.matches, ...extra.map((c) => ({ column: c, field: `\u0000field:${c.id}`, score: fieldValues.scores[c.id] ?? 0.5 }))];
     const carried: SourceRecord = Object.fromEntries(extra.map((c) => [`\u0000field:${c.id}`, fieldValues.values[c.id]]));
     const hints = { ...hintsFromRecord(fieldValues.values, input.defaults), ...plan.hints };
@@ -451,6 +454,62 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
     }
   }
   return rows;
+}
+
+const TEXT_TYPES = new Set(['string', 'text']);
+const SUB_SCORE = 0.75;
+
+/**
+ * Labelled sub-fields printed inside the cells of text columns ("Art-Nr: TB100", "4012345001235
+ * (GTIN)", "(Runtime: 98 min)") fill the columns they name that no table column filled, and leave
+ * the cell's own text; a sub-field naming the cell's own column is its value.
+ */
+function withSubFields(plan: Plan, columns: Column[], taken: Set<string>): Plan {
+  const open = columns.filter((c) => !taken.has(c.id));
+  const hosts = plan.matches.filter((m) => TEXT_TYPES.has(m.column.type));
+  if (hosts.length === 0) return plan;
+  const found = new Map<string, number>();
+  const records = plan.records.map((record) => {
+    let out: SourceRecord | null = null;
+    for (const host of hosts) {
+      const value = record[host.field];
+      if (typeof value !== 'string' || !/[:(]/.test(value)) continue;
+      // The host first: on a tie the part goes to a column of its own.
+      const candidates = [host.column, ...open];
+      const best = (label: string) => {
+        let column: Column | null = null;
+        let score = SUB_SCORE;
+        for (const c of candidates) {
+          const n = nameScore(c, label);
+          if (n >= score) [column, score] = [c, n];
+        }
+        return column ? { column, score } : null;
+      };
+      const { main, parts } = splitSubFields(value, (label) => best(label) !== null);
+      if (parts.length === 0) continue;
+      out ??= { ...record };
+      let own: string | null = null;
+      // Each part to one column and each column to one part: "Art.-Nr." and "(EAN)" are both codes.
+      const scores = parts.map((part) => candidates.map((c) => {
+        const n = nameScore(c, part.label);
+        return n >= SUB_SCORE ? n + (c === host.column ? 0 : 0.001) : 0;
+      }));
+      assignMax(scores).forEach((k, i) => {
+        if (k < 0) return;
+        const column = candidates[k]!;
+        if (column === host.column) own = parts[i]!.value;
+        else {
+          out![`\u0000sub:${column.id}`] = parts[i]!.value;
+          found.set(column.id, Math.max(found.get(column.id) ?? 0, scores[i]![k]! * 0.9));
+        }
+      });
+      out[host.field] = own ?? (main || value);
+    }
+    return out ?? record;
+  });
+  if (records.every((r, i) => r === plan.records[i])) return plan;
+  const subMatches = [...found].map(([id, score]) => ({ column: columns.find((c) => c.id === id)!, field: `\u0000sub:${id}`, score }));
+  return { ...plan, records, matches: [...plan.matches, ...subMatches] };
 }
 
 /** A column that asks for a field of the whole document (invoice number, vendor, due date). */

@@ -29,6 +29,13 @@ describe('human numbers', () => {
     expect(parseHumanNumber(input)).toEqual({ value: expected });
   });
 
+  test('a unit after a number is dropped: a word after a space, or a common unit written on', () => {
+    expect(parseHumanNumber('142 min')).toEqual({ value: 142 });
+    expect(parseHumanNumber('3 Piece')).toEqual({ value: 3 });
+    expect(parseHumanNumber('2,5kg', { decimalComma: true })).toEqual({ value: 2.5 });
+    expect(parseHumanNumber('12 %')).toEqual({ value: 12 });
+  });
+
   test('ambiguous and bad ones', () => {
     expect(parseHumanNumber('1,234')).toEqual({ ambiguous: '"1,234" could be 1234 or 1.234', guess: 1234 });
     expect(parseHumanNumber('-1,234')).toEqual({ ambiguous: '"-1,234" could be 1234 or 1.234', guess: -1234 });
