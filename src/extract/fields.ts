@@ -10,7 +10,7 @@
 import type { Column } from '../store/tables.store';
 import { currencyIn, parseHumanNumber } from './coerce';
 import type { TextLine } from './layout/page';
-import { conceptsOf, coreTokens, inVocabulary, isKindOf, labelSimilarity, languageOf, normalizeLabel, type ConceptHit, type Language } from './lexicon';
+import { conceptLevel, conceptsOf, coreTokens, inVocabulary, isKindOf, labelSimilarity, languageOf, normalizeLabel, type ConceptHit, type Language } from './lexicon';
 import { ADDRESS_TITLES, DOCUMENT_TITLES, DUE_PHRASES, LEGAL_FORMS, MONTH_NAMES, PLACE_DATE_WORDS } from './lexicon.data';
 
 export interface DocumentFields {
@@ -95,8 +95,8 @@ const MONTH_ALT = [...MONTH_BY_NAME.keys()].sort((a, b) => b.length - a.length).
 const DATE_PATTERNS: Array<{ re: RegExp; kind: 'iso' | 'numeric' | 'dmy' | 'mdy' }> = [
   { re: /(?<![\d.])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d])/g, kind: 'iso' },
   { re: /(?<![\d.\/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[./-]\d)/g, kind: 'numeric' },
-  { re: new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})\\.?\\s*(?:de\\s+)?(${MONTH_ALT})\\.?,?\\s*(?:de\\s+)?(\\d{4})(?!\\d)`, 'gu'), kind: 'dmy' },
-  { re: new RegExp(`(?<![\\p{L}])(${MONTH_ALT})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`, 'gu'), kind: 'mdy' },
+  { re: new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})\\.?\\s*(?:de\\s+)?(${MONTH_ALT})(?!\\p{L})\\.?,?\\s*(?:de\\s+)?(\\d{4})(?!\\d)`, 'gu'), kind: 'dmy' },
+  { re: new RegExp(`(?<![\\p{L}])(${MONTH_ALT})(?!\\p{L})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`, 'gu'), kind: 'mdy' },
 ];
 
 type DayOrder = 'dmy' | 'mdy' | null;
@@ -225,6 +225,7 @@ function findAmounts(text: string, dates: FoundDate[] = findDates(text, null)): 
   return out;
 }
 
+const TIME_RE = /(?<![\d:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?(?![\d:])/i;
 const EMAIL_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/i;
 const URL_RE = /\b(?:https?:\/\/|www\.)[^\s,;]+/i;
 const IBAN_RE = /\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)\b/;
@@ -261,7 +262,6 @@ const STAND_INS: Record<string, Array<[string, number]>> = {
   subtotal: [['net_amount', 0.85]],
   total: [['amount_due', 0.8]],
   amount_due: [['total', 0.8]],
-  line_amount: [['total', 0.85]],
   customer: [['name', 0.5]],
 };
 
@@ -285,7 +285,7 @@ function typeFits(concept: string, column: Column): boolean {
   return !isKindOf(concept, 'date') || concept === 'period';
 }
 
-export function wantOf(column: Column): Want {
+function wantOf(column: Column): Want {
   const best = new Map<string, number>();
   const add = (hits: ConceptHit[], weight: number) => {
     for (const h of hits) if (h.score * weight > (best.get(h.concept) ?? 0)) best.set(h.concept, h.score * weight);
@@ -296,8 +296,8 @@ export function wantOf(column: Column): Want {
   if (column.instruction) add(conceptsOf(column.instruction), 0.85);
   const ranked = [...best].filter(([c]) => typeFits(c, column)).sort((a, b) => b[1] - a[1]);
   let concept = ranked[0] && ranked[0][1] >= 0.6 ? ranked[0][0] : null;
-  // The document-level amount of an invoice is its total.
-  if (concept === 'line_amount') concept = 'total';
+  // A bare "Amount" of a whole document is its total; a "Line total" stays a line's.
+  if (concept === 'line_amount' && coreTokens(column.name).length === 1) concept = 'total';
   const labels = [column.name, column.description ?? ''].filter((l) => l.trim());
   const related = new Set<string>(labels.flatMap((l) => conceptsOf(l).map((h) => h.concept)));
   if (concept) for (const c of [concept, ...(STAND_INS[concept] ?? []).map(([c]) => c)]) related.add(c);
@@ -334,7 +334,10 @@ function computeLabelMatch(want: Want, label: string): number {
   // A label that is clearly about something else ("Due date" for an invoice date, "No." for an
   // invoice number) does not count, whatever words it shares with the column.
   const related = top && want.concept && (top.concept === want.concept || isKindOf(top.concept, want.concept) || (STAND_INS[want.concept] ?? []).some(([c]) => c === top.concept));
-  if (top && !related && top.score >= 0.6 && top.score > (want.concept ? (hits.find((h) => h.concept === want.concept)?.score ?? 0) : 0) + 0.1) score *= 0.5;
+  const own = want.concept ? (hits.find((h) => h.concept === want.concept)?.score ?? 0) : 0;
+  if (top && !related && top.score >= 0.6 && top.score > own + 0.1) score *= 0.5;
+  // A label that names another field just as well ("Ref": a reference or an article number) is unsure.
+  else if (want.concept && own > 0 && hits.some((h) => h.concept !== want.concept && h.score >= own && typeFits(h.concept, want.column) && !isKindOf(want.concept!, h.concept) && !isKindOf(h.concept, want.concept!))) score *= 0.8;
   return score;
 }
 
@@ -368,12 +371,38 @@ interface Layout {
   order: DayOrder;
   /** Text sources have no font sizes or positions in points. */
   plain: boolean;
+  /** Per page, the y of its first and last lines. */
+  pageSpan: Map<number, [number, number]>;
 }
 
 /** Languages whose numeric dates put the day first (English is written both ways). */
 const DAY_FIRST_LANGUAGES = new Set<Language>(['de', 'fr', 'es', 'it', 'nl', 'pl', 'pt']);
 
-const LABEL_COLON = /^([^:：]{1,60}?)\s*[:：]\s*(.*)$/;
+// The colon of a label, not of a URL ("http://") or a time ("13:59").
+const LABEL_COLON = /^([^:：]{1,60}?)\s*[:：](?!\/\/)\s*(.*)$/;
+
+/**
+ * Several "Label: value" pairs run together in one segment ("Invoice No.: 12 Date: 01.02.2024"):
+ * each value ends where the words before the next colon name a field.
+ */
+function colonPairs(label: string, rest: string): Array<{ label: string; value: string }> {
+  const out: Array<{ label: string; value: string }> = [];
+  let current = { label, value: rest };
+  for (;;) {
+    const next = /^(.*?\S)\s+([^:：]{1,40}?)\s*[:：](?!\/\/)\s*(\S.*)$/.exec(current.value);
+    if (!next) break;
+    const words = next[2]!.split(/\s+/);
+    // The longest run of words before the colon that names a field is the next label.
+    let cut = -1;
+    for (let k = 0; k < words.length && cut < 0; k++) if (!/\d/.test(words.slice(k).join(' ')) && (conceptsOf(words.slice(k).join(' '))[0]?.score ?? 0) >= 0.6) cut = k;
+    if (cut < 0) break;
+    const value = [next[1]!, ...words.slice(0, cut)].join(' ').trim();
+    out.push({ label: current.label, value });
+    current = { label: words.slice(cut).join(' '), value: next[3]! };
+  }
+  out.push(current);
+  return out;
+}
 
 /** Where a label ends inside one segment: the longest leading words that name a field. */
 function splitLabel(text: string): { label: string; value: string } | null {
@@ -382,6 +411,7 @@ function splitLabel(text: string): { label: string; value: string } | null {
   for (let k = Math.min(words.length - 1, 6); k >= 1; k--) {
     const label = words.slice(0, k).join(' ');
     const value = words.slice(k).join(' ');
+    if ((label.match(/\p{L}/gu)?.length ?? 0) < 3) continue;
     if (!/[\p{N}$€£¥]/u.test(value) && !/^[\p{Lu}]/u.test(value)) continue;
     if (/\d/.test(label)) continue;
     const top = conceptsOf(label)[0];
@@ -414,11 +444,13 @@ function linesBelow(layout: Layout, line: number, reach: number): number[] {
 
 const overlapX = (a: { x0: number; x1: number }, b: { x0: number; x1: number }) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
 
-export function buildLayout(input: TextLine[]): Layout {
+function buildLayout(input: TextLine[]): Layout {
   const lines = [...input].sort((a, b) => a.page - b.page || a.y - b.y);
   const plain = lines.every((l) => l.size === 1);
   const segs = lines.map((l, i) => l.segments.map((s) => ({ ...s, text: s.text.trim(), line: i, page: l.page, y: l.y, size: l.size, bold: !!l.bold })).filter((s) => s.text));
-  const layout: Layout = { lines, segs, pairs: [], order: null, plain };
+  const pageSpan = new Map<number, [number, number]>();
+  for (const l of lines) pageSpan.set(l.page, [pageSpan.get(l.page)?.[0] ?? l.y, l.y]);
+  const layout: Layout = { lines, segs, pairs: [], order: null, plain, pageSpan };
   for (let i = 0; i < lines.length; i++) {
     const row = segs[i]!;
     row.forEach((seg, k) => {
@@ -429,7 +461,7 @@ export function buildLayout(input: TextLine[]): Layout {
         label = colon[1]!.trim();
         const rest = colon[2]!.trim();
         if (rest) {
-          layout.pairs.push({ label, value: rest, seg, line: i, placement: 1 });
+          for (const pair of colonPairs(label, rest)) layout.pairs.push({ ...pair, seg, line: i, placement: 1 });
           return;
         }
       } else {
@@ -437,6 +469,8 @@ export function buildLayout(input: TextLine[]): Layout {
         if (split) layout.pairs.push({ label: split.label, value: split.value, seg, line: i, placement: 1 });
         label = seg.text;
       }
+      // A label is a few words (a sentence before a value is prose), and words, not figures.
+      if (label.length > 60 || label.split(/\s+/).length > 8 || (label.match(/\p{L}/gu)?.length ?? 0) < 2) return;
       // A label's value beside it on the same line, or under it.
       // Beside it: the next segment, or one further right (a total printed at the far right).
       for (let n = k + 1; n < row.length && n <= k + 3; n++) {
@@ -509,9 +543,11 @@ function pickId(text: string, concept: string | null): string | null {
   return id && /\d/.test(id) && id.length <= 40 ? id : null;
 }
 
-function pickText(text: string): string | null {
+function pickText(text: string, long: boolean): string | null {
   const value = text.trim();
-  if (!value || value.length > 120 || isLabelLike(value)) return null;
+  if (!value || value.length > (long ? 200 : 80) || isLabelLike(value)) return null;
+  // A one-line field holds a name or a phrase, not a sentence.
+  if (!long && (value.split(/\s+/).length > 10 || /[.!?;]\s+\p{L}/u.test(value))) return null;
   return value;
 }
 
@@ -532,7 +568,10 @@ function valueFor(layout: Layout, want: Want, text: string): { value: string; am
       if (concept === 'tax_rate') return null;
     }
     const a = pickAmount(text);
-    return a ? { value: a.raw, amount: a.value, fit: 1 } : null;
+    if (!a) return null;
+    // An amount is printed alone or nearly: a figure inside a sentence is not the field's value.
+    const rest = text.replace(a.raw, ' ').split(/\s+/).filter((w) => /\p{L}{2}/u.test(w));
+    return rest.length <= 4 ? { value: a.raw, amount: a.value, fit: 1 } : null;
   }
   if (column.type === 'email') {
     const m = EMAIL_RE.exec(text);
@@ -564,12 +603,16 @@ function valueFor(layout: Layout, want: Want, text: string): { value: string; am
     const m = EMAIL_RE.exec(text);
     return m ? { value: m[0], fit: 1 } : null;
   }
+  if (concept === 'time') {
+    const m = TIME_RE.exec(text);
+    return m ? { value: m[0].trim(), fit: 1 } : null;
+  }
   if (concept === 'phone') {
     const m = PHONE_RE.exec(text);
-    return m && (m[0].match(/\d/g)?.length ?? 0) >= 7 ? { value: m[0].trim(), fit: 1 } : null;
+    return m && (m[0].match(/\d/g)?.length ?? 0) >= 7 && !findDates(m[0], null).length ? { value: m[0].trim(), fit: 1 } : null;
   }
   if (concept && isKindOf(concept, 'date')) return null;
-  const v = pickText(text);
+  const v = pickText(text, column.type === 'text');
   // A text column takes any value, but a bare date under its label is rarely what it asks.
   return v ? { value: v, fit: findDates(v, null).length && !/\p{L}{3}/u.test(v.replace(new RegExp(MONTH_ALT, 'giu'), '')) ? 0.6 : 1 } : null;
 }
@@ -577,27 +620,53 @@ function valueFor(layout: Layout, want: Want, text: string): { value: string; am
 const MIN_LABEL = 0.65;
 
 function labeledCandidates(layout: Layout, want: Want): Candidate[] {
-  const out: Candidate[] = [];
+  const labelled: Array<Candidate & { label: string }> = [];
   for (const pair of layout.pairs) {
     const match = labelMatch(want, pair.label);
     if (match < MIN_LABEL) continue;
     const v = valueFor(layout, want, pair.value);
     if (!v) continue;
-    out.push({ value: v.value, score: match * pair.placement * v.fit, line: pair.line, amount: v.amount });
+    labelled.push({ value: v.value, score: match * pair.placement * v.fit, line: pair.line, amount: v.amount, label: listKey(pair.label) });
   }
   // The column's own words at the start of a segment, its value after them with no colon or gap
   // ("Seating 13"): labels outside the lexicon that the pairs could not cut off.
+  const prefixed: Array<Candidate & { label: string }> = [];
   const own = new Set(want.labels.map(normalizeLabel).filter(Boolean));
   for (const row of layout.segs) {
     for (const seg of row) {
       for (const { label, value } of prefixesOf(seg)) {
-        if (!own.has(label)) continue;
+        // A value starts like one: "Seating 13", not "Title of each class".
+        if (!own.has(label) || !/^[\p{Lu}\p{N}$€£¥#(+-]/u.test(value)) continue;
         const v = valueFor(layout, want, value);
-        if (v) out.push({ value: v.value, score: 0.7 * v.fit, line: seg.line, amount: v.amount });
+        if (v) prefixed.push({ value: v.value, score: 0.7 * v.fit, line: seg.line, amount: v.amount, label });
       }
     }
   }
-  return out;
+  const amounts = want.concept !== null && AMOUNT_CONCEPTS.has(want.concept);
+  return [...withoutListLabels(labelled, amounts ? Infinity : 3), ...withoutListLabels(prefixed, 2)];
+}
+
+/** A label without its numbering ("Item 1A." and "Item 2." are both "item"). */
+const listKey = (label: string) =>
+  normalizeLabel(label)
+    .split(' ')
+    .filter((w) => !/\d/.test(w) && !/^[ivx]+$/.test(w))
+    .join(' ');
+
+/**
+ * A label that heads many lines with different values ("Item 1.", "Item 2.", "Item 3.") starts
+ * the rows of a list, not one field: its candidates are dropped.
+ */
+function withoutListLabels<T extends Candidate & { label: string }>(cands: T[], limit: number): Candidate[] {
+  const values = new Map<string, Set<string>>();
+  const lines = new Map<string, Set<number>>();
+  for (const c of cands) {
+    if (!values.has(c.label)) values.set(c.label, new Set());
+    if (!lines.has(c.label)) lines.set(c.label, new Set());
+    values.get(c.label)!.add(c.value);
+    lines.get(c.label)!.add(c.line);
+  }
+  return cands.filter((c) => values.get(c.label)!.size < limit || lines.get(c.label)!.size < limit).map(({ label: _, ...c }) => c);
 }
 
 const PREFIXES = new WeakMap<Seg, Array<{ label: string; value: string }>>();
@@ -620,18 +689,26 @@ const normalizedPhrases = (phrases: string[]) => phrases.map((p) => coreTokens(p
 const DUE = normalizedPhrases(DUE_PHRASES);
 const PLACE_WORDS = new Set(PLACE_DATE_WORDS.map(fold));
 
+/** Whether a text ends in words that introduce a due date ("payable by", "bis zum"). */
+function endsWithDuePhrase(text: string): boolean {
+  const tokens = normalizeLabel(text).split(' ').filter(Boolean);
+  const core = coreTokens(text);
+  const tail = (n: number, from: string[]) => from.slice(-n).join(' ');
+  return DUE.some((p) => {
+    const n = p.split(' ').length;
+    return (n <= core.length && tail(n, core) === p) || (n <= tokens.length && tail(n, tokens) === p);
+  });
+}
+
 /** Dates introduced by a due phrase ("bitte überweisen Sie bis zum 30.05.2017"). */
 function dueDateCandidates(layout: Layout): Candidate[] {
   const out: Candidate[] = [];
   layout.lines.forEach((line, i) => {
     for (const d of findDates(line.text, layout.order)) {
       const before = line.text.slice(Math.max(0, d.start - 60), d.start);
-      const tokens = normalizeLabel(before).split(' ').filter(Boolean);
-      const core = coreTokens(before);
-      const tail = (n: number, from: string[]) => from.slice(-n).join(' ');
-      if (DUE.some((p) => p.split(' ').length <= core.length && (tail(p.split(' ').length, core) === p || tail(p.split(' ').length, tokens) === p))) {
-        out.push({ value: d.iso ?? d.raw, score: 0.8, line: i });
-      }
+      // The end of a period ("vom 01.05. bis zum 31.05.2024") is no due date.
+      if (findDates(before, null).length || /\d{1,2}\.\d{1,2}\.\s*\S*$/.test(before.trim())) continue;
+      if (endsWithDuePhrase(before)) out.push({ value: d.iso ?? d.raw, score: 0.8, line: i });
     }
   });
   return out;
@@ -641,7 +718,7 @@ function dueDateCandidates(layout: Layout): Candidate[] {
  * The document's own date: printed after a place ("Berlin, den 01.11.2024"), on the line of its
  * number ("Invoice 2024-17 of 01.11.2024"), or alone at the top of the first page.
  */
-function documentDateCandidates(layout: Layout): Candidate[] {
+function documentDateCandidates(layout: Layout, numberLines: Set<number>): Candidate[] {
   const out: Candidate[] = [];
   layout.lines.forEach((line, i) => {
     const row = layout.segs[i]!;
@@ -659,25 +736,41 @@ function documentDateCandidates(layout: Layout): Candidate[] {
     const value = d.iso ?? d.raw;
     const before = line.text.slice(0, d.start).trim();
     const beforeHits = conceptsOf(before.replace(/[\d#:/-]+[\w/-]*/g, ' '));
-    if (beforeHits[0]?.concept === 'invoice_number' && beforeHits[0].score >= 0.9 && dates.length === 1) out.push({ value, score: 0.7, line: i });
-    const wholeLine = line.text.trim().length - d.raw.length <= 2;
+    const numbered = (beforeHits[0]?.concept === 'invoice_number' && beforeHits[0].score >= 0.9) || numberLines.has(i);
+    // Unless the words just before it name another date ("Invoice 12, due 05/05/2024").
+    const lastWords = before.split(/\s+/).slice(-3).join(' ');
+    const other = conceptsOf(lastWords).find((h) => h.score >= 0.6 && isKindOf(h.concept, 'date') && h.concept !== 'date' && h.concept !== 'invoice_date');
+    if (numbered && dates.length === 1 && !other && !endsWithDuePhrase(before)) out.push({ value, score: 0.7, line: i });
+    const wholeLine = line.text.replace(/\b\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?/gi, '').trim().length - d.raw.length <= 2;
     if (wholeLine && line.page === layout.lines[0]!.page && i < 8) out.push({ value, score: 0.55, line: i });
   });
   return out;
 }
+
+const NUMBERED_TITLE = /(?<![\p{L}])(\p{L}[\p{L}-]{2,30})\s+(?:no\.?|nr\.?|n[°º]\.?|#|number|nummer|numéro|número|numero)\s*:?\s*(\S+(?:\s+\S+)?)/giu;
 
 /** A document's number printed after its title: "Invoice 103767", "Facture n° F-12". */
 function titleNumberCandidates(layout: Layout): Candidate[] {
   const out: Candidate[] = [];
   layout.segs.forEach((row, i) => {
     for (const seg of row) {
-      const words = seg.text.split(/\s+/);
-      for (let k = Math.min(3, words.length - 1); k >= 1; k--) {
-        const title = normalizeLabel(words.slice(0, k).join(' ')).replace(/(?: no)+$/, '');
-        if (!TITLES.has(title)) continue;
-        const id = pickId(words.slice(k).join(' '), 'invoice_number');
-        if (id) out.push({ value: id, score: 0.75, line: i });
-        break;
+      // The title opens the segment, or the value of a label ("Subject: Invoice 2024-88").
+      const afterLabel = LABEL_COLON.exec(seg.text)?.[2]?.trim();
+      for (const text of afterLabel ? [seg.text, afterLabel] : [seg.text]) {
+        const words = text.split(/\s+/);
+        for (let k = Math.min(3, words.length - 1); k >= 1; k--) {
+          const title = normalizeLabel(words.slice(0, k).join(' ')).replace(/(?: no)+$/, '');
+          if (!TITLES.has(title)) continue;
+          const id = pickId(words.slice(k).join(' '), 'invoice_number');
+          if (id) out.push({ value: id, score: 0.75, line: i });
+          break;
+        }
+      }
+      // In running text the title needs its number sign: "… die Rechnung Nr. 2024-0815 vom …".
+      for (const m of seg.text.matchAll(NUMBERED_TITLE)) {
+        if (m.index === 0 || !TITLES.has(normalizeLabel(m[1]!))) continue;
+        const id = pickId(m[2]!, 'invoice_number');
+        if (id) out.push({ value: id, score: 0.65, line: i });
       }
     }
   });
@@ -688,28 +781,61 @@ function titleNumberCandidates(layout: Layout): Candidate[] {
 function inFooter(layout: Layout, line: number): boolean {
   if (layout.plain || line < 0) return false;
   const here = layout.lines[line]!;
-  const page = layout.lines.filter((l) => l.page === here.page);
-  const top = page[0]!.y;
-  const bottom = page.at(-1)!.y;
+  const [top, bottom] = layout.pageSpan.get(here.page)!;
   return bottom - top > 0 && here.y > top + (bottom - top) * 0.88;
 }
 
 /** Percentages printed beside a tax word ("19 % MwSt.", "VAT 20%"): the rate when there is one. */
 function taxRateCandidates(layout: Layout): Candidate[] {
-  const rates = new Map<string, Candidate>();
-  const counts = new Map<string, number>();
+  // Keyed by the rate's value: "19 %" and "19,00 %" are one rate.
+  const rates = new Map<number, Candidate>();
   layout.lines.forEach((line, i) => {
     const words = line.text.replace(/[-\d.,]+\s?%/g, ' ');
     if (!conceptsOf(words).some((h) => (h.concept === 'tax_amount' || h.concept === 'tax_rate') && h.score >= 0.55)) return;
     for (const m of line.text.matchAll(/(?<![\d.,])(\d{1,2}(?:[.,]\d{1,2})?)\s?%/g)) {
-      const key = String(parseHumanNumber(m[1]!) && 'value' in parseHumanNumber(m[1]!)! ? (parseHumanNumber(m[1]!) as { value: number }).value : m[1]);
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      if (!rates.has(key)) rates.set(key, { value: m[1]!, score: 0, line: i });
+      const parsed = parseHumanNumber(m[1]!);
+      if (parsed && 'value' in parsed && !rates.has(parsed.value)) rates.set(parsed.value, { value: m[1]!, score: 0, line: i });
     }
   });
   // One rate throughout is the rate; several (7 % and 19 %) leave the column empty.
   const score = rates.size === 1 ? 0.7 : 0;
   return [...rates.values()].map((c) => ({ ...c, score }));
+}
+
+/** A time of day printed beside the document's date ("6/10/2019 13:59" on a receipt). */
+function timeCandidates(layout: Layout): Candidate[] {
+  const out: Candidate[] = [];
+  layout.lines.forEach((line, i) => {
+    const [d] = findDates(line.text, layout.order);
+    if (!d) return;
+    const m = TIME_RE.exec(line.text.slice(d.end));
+    if (m && line.text.slice(d.end, d.end + m.index).trim().length <= 3) out.push({ value: m[0].trim(), score: 0.65, line: i });
+  });
+  return out;
+}
+
+/** Whether a column asks for the customer's detail ("Customer e-mail"), not the issuer's. */
+function namesCustomer(want: Want): boolean {
+  return want.labels.some((l) => conceptsOf(l).some((h) => h.concept === 'customer' && h.score >= 0.7));
+}
+
+/**
+ * An unlabelled phone number, e-mail address or web site in the letterhead (the top lines of the
+ * first page) is the issuer's: a receipt prints its shop's phone under its name.
+ */
+function letterheadCandidates(layout: Layout, want: Want): Candidate[] {
+  const out: Candidate[] = [];
+  const firstPage = layout.lines[0]?.page;
+  const top = layout.plain ? 8 : (layout.lines[0]?.y ?? 0) + 200;
+  layout.lines.forEach((line, i) => {
+    if (line.page !== firstPage || (layout.plain ? i >= top : line.y > top)) return;
+    for (const seg of layout.segs[i]!) {
+      const v = valueFor(layout, want, seg.text);
+      // The segment is the detail alone (perhaps after "Tel."), not a sentence that holds one.
+      if (v && seg.text.replace(v.value, '').replace(/^[\p{L}.:\s]{0,8}$/u, '').trim() === '') out.push({ value: v.value, score: 0.6, line: i });
+    }
+  });
+  return out.slice(0, 1);
 }
 
 /** Periods "10/14/2019 – 11/14/2019", "vom 01.01. bis 31.01.2024": the start and end dates. */
@@ -762,7 +888,14 @@ function resolveAmounts(wants: Want[], candidates: Map<string, Candidate[]>, lay
     const [n, t, T] = best!.picks;
     const all = n && t && T;
     const agree = all && close(n.amount! + t.amount!, T.amount!);
+    // A "subtotal" equal to the total of a receipt whose prices include the tax is no net amount.
+    const grossSubtotal = all && !agree && close(n.amount!, T.amount!) && t.amount! > 0;
     for (const [w, c] of [[net, n], [tax, t], [total, T]] as const) {
+      if (grossSubtotal && w === net) {
+        // Decided empty: a zero score keeps the later rules from filling it.
+        result.set(w.column.id, { ...c!, score: 0 });
+        continue;
+      }
       if (c) result.set(w.column.id, { ...c, score: agree ? Math.min(1, c.score + 0.15) : c.score });
       else if (!w.column.required) {
         // Complete the sum from a printed amount: the one missing part of net + tax = total.
@@ -825,14 +958,19 @@ const LEGAL_SHORT = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').lengt
 const LEGAL_LONG = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').length > 2), 'iu');
 
 const hasLegalForm = (text: string) => LEGAL_SHORT.test(text.trim()) || LEGAL_LONG.test(text.trim());
-const PAGE_MARK = /^(?:page|seite|pag\.?|página|pagina|strona|blad|pagina|p\.)\s*\d/iu;
+const PAGE_MARK = /^(?:page|seite|pag\.?|página|pagina|strona|blad|p\.)\s*\d/iu;
 
 /** Text that could be a party's name: words, not a label, title, address, date, amount or contact. */
 function nameLike(text: string): boolean {
   const t = text.trim();
   if (t.length < 2 || t.length > 80 || !/\p{L}{2}/u.test(t)) return false;
+  // Names do not end in a comma or colon, nor run to a sentence ("Dear Sir or Madam,").
+  if (/[,;:]$/.test(t) || t.split(/\s+/).length > 8) return false;
   if (TITLES.has(normalizeLabel(t)) || isLabelLike(t) || LABEL_COLON.test(t) || PAGE_MARK.test(t)) return false;
-  if (!hasLegalForm(t) && (conceptsOf(t)[0]?.score ?? 0) >= 0.7) return false;
+  // Words that all belong to field labels ("Adresse de livraison", "N° TVA client") are a label;
+  // a name may hold one such word ("Café du Port") but not only those.
+  const words = coreTokens(t);
+  if (!hasLegalForm(t) && (conceptsOf(t)[0]?.score ?? 0) >= 0.7 && words.every(inVocabulary)) return false;
   if (EMAIL_RE.test(t) || URL_RE.test(t) || findDates(t, null).length) return false;
   if (!hasLegalForm(t) && (POSTAL_LINE.test(t) || STREET_LINE.test(t) || (t.match(/\d/g)?.length ?? 0) > 3)) return false;
   return true;
@@ -897,15 +1035,15 @@ function blockName(block: Block, from = 0): { seg: Seg; index: number } | null {
 
 const SEPARATED = /\s*[·•●|∙]\s*|\s+[-–]\s+/;
 
-export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candidate[]; customer: Candidate[] } {
+function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candidate[]; customer: Candidate[] } {
   const vendor: Candidate[] = [];
   const customer: Candidate[] = [];
   const vendorWant = wants.find((w) => w.concept === 'vendor');
   const customerWant = wants.find((w) => w.concept === 'customer');
   const firstPage = layout.lines[0]?.page ?? 1;
-  const pageLines = layout.lines.map((l, i) => ({ l, i })).filter(({ l }) => l.page === firstPage);
-  const pageTop = pageLines[0]?.l.y ?? 0;
-  const pageBottom = pageLines.at(-1)?.l.y ?? 0;
+  const pageLines = layout.lines.filter((l) => l.page === firstPage);
+  const pageTop = pageLines[0]?.y ?? 0;
+  const pageBottom = pageLines.at(-1)?.y ?? 0;
   // The top of a page: its first lines of text, or in points the upper third (at least the
   // height where a window envelope's address sits, about 9 cm from the top).
   const topLimit = layout.plain ? 6 : pageTop + Math.max((pageBottom - pageTop) * 0.3, 255 - Math.min(pageTop, 100));
@@ -916,7 +1054,8 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
   const sizes = layout.lines.map((l) => l.size).sort((a, b) => a - b);
   const medianSize = sizes[Math.floor(sizes.length / 2)] ?? 1;
   layout.lines.forEach((line, i) => {
-    if (line.page !== firstPage || !isTop(layout.segs[i]![0]!)) return;
+    const first = layout.segs[i]![0];
+    if (!first || line.page !== firstPage || !isTop(first)) return;
     // Small print may separate the parts by commas alone.
     const separator = !layout.plain && line.size < medianSize * 0.85 && !SEPARATED.test(line.text) ? /\s*,\s*/ : SEPARATED;
     const parts = line.text.split(separator).map((p) => p.trim()).filter(Boolean);
@@ -936,7 +1075,8 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
     for (const pair of layout.pairs) {
       const match = labelMatch(want, pair.label);
       if (match < Math.max(MIN_LABEL, 0.75)) continue;
-      const name = pair.value.replace(SALUTATION, '').trim();
+      // "From: ACME Billing <billing@acme.example>": the name, without its address or quotes.
+      const name = pair.value.replace(/<[^<>]*@[^<>]*>/g, '').trim().replace(SALUTATION, '').replace(/^["'“”]+|["'“”]+$/g, '').trim();
       if (nameLike(name)) list.push({ value: name, score: match * pair.placement, line: pair.line });
     }
     for (const row of layout.segs) {
@@ -955,7 +1095,8 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
   const maxSize = Math.max(0, ...topSegs.map((s) => s.size));
   const firstLine = topSegs[0]?.line ?? 0;
   for (const seg of topSegs) {
-    if (!nameLike(seg.text)) continue;
+    // A letterhead's name is capitalised ("pdf" or "page" alone are not names).
+    if (!nameLike(seg.text) || !/[\p{Lu}\d]/u.test(seg.text)) continue;
     const block = blockOf.get(seg);
     if (block && block.segs[0] !== seg) continue;
     const rest = block?.segs.slice(1).map((s) => s.text) ?? [];
@@ -969,6 +1110,14 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
     if (addressBelow) score += 0.1;
     if (contacts) score += 0.1;
     vendor.push({ value: seg.text, score: Math.min(score, 0.95), line: seg.line });
+  }
+
+  // The company that signs a letter or e-mail: a legal-form name among its last lines.
+  if (layout.plain) {
+    for (const row of layout.segs.slice(-4)) {
+      const seg = row[0];
+      if (seg && row.length === 1 && hasLegalForm(seg.text) && nameLike(seg.text)) vendor.push({ value: seg.text, score: 0.55, line: seg.line });
+    }
   }
 
   // The party whose block holds a tax id or IBAN (a footer) is the issuer.
@@ -1057,10 +1206,15 @@ function resolveParties(layout: Layout, wants: Want[], result: Map<string, Candi
 
 // ---------------------------------------------------------------- currency
 
-function currencyOf(layout: Layout): string | null {
+/** The document's currency, most frequent near its amounts; surer when amounts carry it. */
+function currencyOf(layout: Layout): { code: string; sure: boolean } | null {
   const counts = new Map<string, number>();
+  let money = false;
+  let attached = false;
   for (const line of layout.lines) {
     const amounts = findAmounts(line.text);
+    if (amounts.some((a) => a.money)) money = true;
+    if (amounts.some((a) => a.currency)) attached = true;
     for (const a of amounts) if (a.currency) counts.set(a.currency, (counts.get(a.currency) ?? 0) + 1);
     // A sign printed apart from the amounts on its line ("Total € incl. VAT  681.87").
     if (amounts.some((a) => a.money && !a.currency)) {
@@ -1071,7 +1225,8 @@ function currencyOf(layout: Layout): string | null {
   }
   let best: string | null = null;
   for (const [code, n] of counts) if (!best || n > counts.get(best)!) best = code;
-  return best;
+  // A code in a text without amounts names no currency of the document.
+  return best && money ? { code: best, sure: attached } : null;
 }
 
 function currencyValue(column: Column, code: string): string | null {
@@ -1086,8 +1241,9 @@ function currencyValue(column: Column, code: string): string | null {
 const MIN_SCORE = 0.5;
 
 /**
- * One value per column from a document's lines (outside its tables), keyed by column id, with a
- * 0..1 score for each column that found one. A column the document does not have gets nothing.
+ * One value per column from a document's lines (outside its tables; add `tableLines` of its
+ * tables for key/value tables), keyed by column id, with a 0..1 score for each column that found
+ * one. A column the document does not have gets nothing.
  */
 export function documentFields(lines: TextLine[], columns: Column[]): DocumentFields {
   const values: Record<string, unknown> = {};
@@ -1104,14 +1260,19 @@ export function documentFields(lines: TextLine[], columns: Column[]): DocumentFi
 
   // Dates: labels first, then phrases, places and the document's own number line.
   const due = dueDateCandidates(layout);
-  const documentDates = documentDateCandidates(layout);
+  const titleNumbers = titleNumberCandidates(layout);
+  const documentDates = documentDateCandidates(layout, new Set(titleNumbers.map((c) => c.line)));
   const periods = periodCandidates(layout);
   for (const want of wants) {
     const list = labeled.get(want.column.id);
     if (!list) continue;
     if (want.concept === 'due_date') list.push(...due);
-    if (want.concept === 'invoice_number') list.push(...titleNumberCandidates(layout));
+    if (want.concept === 'invoice_number') list.push(...titleNumbers);
     if (want.concept === 'tax_rate') list.push(...taxRateCandidates(layout));
+    if (want.concept === 'time') list.push(...timeCandidates(layout));
+    if ((want.concept === 'phone' || want.concept === 'email' || want.concept === 'website') && !list.length && !namesCustomer(want)) {
+      list.push(...letterheadCandidates(layout, want));
+    }
     // A date in the page's bottom strip is a print stamp more often than the document's date.
     if (want.column.type === 'date') for (const c of list) if (inFooter(layout, c.line)) c.score *= 0.85;
     if ((want.concept === 'invoice_date' || want.concept === 'date') && want.column.type === 'date') list.push(...documentDates);
@@ -1132,11 +1293,14 @@ export function documentFields(lines: TextLine[], columns: Column[]): DocumentFi
     const id = want.column.id;
     if (result.has(id)) continue;
     if (want.concept === 'currency' && want.column.type !== 'number' && want.column.type !== 'currency') {
-      const fromLabel = bestOf(labeled.get(id) ?? []);
-      const code = currencyOf(layout);
-      const value = code ? currencyValue(want.column, code) : null;
-      if (value) result.set(id, { value, score: 0.8, line: -1 });
-      else if (fromLabel) result.set(id, fromLabel);
+      const fromLabel = bestOf((labeled.get(id) ?? []).filter((c) => currencyIn(c.value) !== null));
+      const labelled = fromLabel ? currencyValue(want.column, currencyIn(fromLabel.value)!) : null;
+      const found = currencyOf(layout);
+      const counted = found ? currencyValue(want.column, found.code) : null;
+      // "Currency: EUR" says it outright; otherwise the signs and codes beside the amounts.
+      if (labelled && fromLabel!.score >= 0.8) result.set(id, { ...fromLabel!, value: labelled });
+      else if (counted) result.set(id, { value: counted, score: found!.sure ? 0.85 : 0.6, line: -1 });
+      else if (labelled) result.set(id, { ...fromLabel!, value: labelled });
       continue;
     }
     if (want.concept === 'iban' && !(labeled.get(id) ?? []).length) {
@@ -1154,6 +1318,9 @@ export function documentFields(lines: TextLine[], columns: Column[]): DocumentFi
   }
 
   for (const [id, c] of result) {
+    // A line item's field (a SKU, a quantity) is a document's field only when plainly labelled.
+    const want = wants.find((w) => w.column.id === id)!;
+    if (want.concept && conceptLevel(want.concept) === 'item') c.score *= 0.6;
     if (c.score < MIN_SCORE) continue;
     values[id] = c.value;
     scores[id] = Math.round(Math.min(1, c.score) * 1000) / 1000;

@@ -18,6 +18,8 @@ export interface ConceptEntry {
   broader?: string;
   terms: Partial<Record<Language, string[]>>;
   weak?: string[];
+  /** Concepts a label of this one often stands for, and how often (0..1). */
+  related?: Record<string, number>;
 }
 
 const NUMERIC: ColumnType[] = ['number', 'currency'];
@@ -61,7 +63,7 @@ export const CONCEPTS: ConceptEntry[] = [
     types: NUMERIC,
     terms: {
       en: ['unit price', 'price', 'rate', 'price per unit', 'unit cost', 'each', 'price each', 'hourly rate', 'list price', 'net price', 'unit price net'],
-      de: ['Einzelpreis', 'Preis', 'Stückpreis', 'Einzelpreis netto', 'E-Preis', 'EP', 'Preis je Einheit', 'Stundensatz', 'Nettopreis'],
+      de: ['Einzelpreis', 'Preis', 'Stückpreis', 'Preis/Einheit', 'Einzelpreis netto', 'E-Preis', 'EP', 'Preis je Einheit', 'Stundensatz', 'Nettopreis'],
       fr: ['prix unitaire', 'prix', 'PU', 'P.U.', 'prix unitaire HT', 'prix HT', 'tarif'],
       es: ['precio unitario', 'precio', 'precio unidad', 'p. unitario', 'importe unitario'],
       it: ['prezzo unitario', 'prezzo', 'prezzo unit.'],
@@ -74,6 +76,8 @@ export const CONCEPTS: ConceptEntry[] = [
     id: 'line_amount',
     level: 'item',
     types: NUMERIC,
+    // An item table's "Total" column is its line amount; an invoice's "Amount" often its total.
+    related: { total: 0.75 },
     terms: {
       en: ['amount', 'line total', 'line amount', 'extended price', 'ext. price', 'total price', 'value', 'sum'],
       de: ['Betrag', 'Gesamtpreis', 'Positionsbetrag', 'Summe', 'Wert', 'G-Preis', 'GP'],
@@ -180,9 +184,41 @@ export const CONCEPTS: ConceptEntry[] = [
     weak: ['due'],
   },
   {
+    id: 'shipping',
+    level: 'document',
+    types: NUMERIC,
+    terms: {
+      en: ['shipping', 'shipping cost', 'shipping and handling', 'freight', 'delivery charge', 'postage', 'carriage', 's&h'],
+      de: ['Versandkosten', 'Versand', 'Fracht', 'Frachtkosten', 'Porto', 'Lieferkosten', 'Verpackung und Versand'],
+      fr: ['frais de port', 'frais de livraison', "frais d'expédition", 'port', 'transport'],
+      es: ['gastos de envío', 'envío', 'portes', 'transporte'],
+      it: ['spese di spedizione', 'spedizione', 'trasporto', 'spese di trasporto'],
+      nl: ['verzendkosten', 'verzending', 'vracht', 'bezorgkosten', 'portokosten'],
+      pl: ['koszt wysyłki', 'wysyłka', 'transport', 'koszty dostawy'],
+      pt: ['portes', 'custos de envio', 'frete', 'envio', 'transporte'],
+    },
+  },
+  {
+    id: 'amount_paid',
+    level: 'document',
+    types: NUMERIC,
+    terms: {
+      en: ['amount paid', 'paid', 'payment received', 'deposit', 'prepayment'],
+      de: ['bezahlt', 'gezahlt', 'Anzahlung', 'erhaltene Zahlung', 'Vorauszahlung'],
+      fr: ['payé', 'montant payé', 'acompte', 'déjà payé', 'paiement reçu'],
+      es: ['pagado', 'importe pagado', 'anticipo', 'pago recibido', 'a cuenta'],
+      it: ['pagato', 'importo pagato', 'acconto', 'anticipo'],
+      nl: ['betaald', 'reeds betaald', 'aanbetaling', 'ontvangen betaling'],
+      pl: ['zapłacono', 'zaliczka', 'wpłacono', 'zapłacone'],
+      pt: ['pago', 'valor pago', 'adiantamento', 'sinal'],
+    },
+    weak: ['payment', 'payments', 'Zahlung', 'paiement', 'pago', 'pagamento', 'betaling', 'płatność'],
+  },
+  {
     id: 'subtotal',
     level: 'document',
     types: NUMERIC,
+    related: { net_amount: 0.8 },
     terms: {
       en: ['subtotal', 'sub total', 'sub-total', 'items total'],
       de: ['Zwischensumme', 'Teilsumme', 'Zwischensumme netto'],
@@ -240,6 +276,7 @@ export const CONCEPTS: ConceptEntry[] = [
       pl: ['termin płatności', 'data płatności', 'termin zapłaty', 'płatne do'],
       pt: ['data de vencimento', 'vencimento', 'data limite de pagamento', 'pagar até'],
     },
+    weak: ['due'],
   },
   {
     id: 'delivery_date',
@@ -255,6 +292,21 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['leverdatum', 'leveringsdatum', 'verzenddatum', 'datum levering'],
       pl: ['data dostawy', 'data sprzedaży', 'data wykonania usługi', 'data wysyłki'],
       pt: ['data de entrega', 'data de envio', 'data de expedição'],
+    },
+  },
+  {
+    id: 'time',
+    level: 'both',
+    types: ['string'],
+    terms: {
+      en: ['time', 'time of day', 'transaction time', 'purchase time'],
+      de: ['Uhrzeit', 'Zeit'],
+      fr: ['heure'],
+      es: ['hora'],
+      it: ['ora', 'orario'],
+      nl: ['tijd', 'tijdstip'],
+      pl: ['godzina', 'czas'],
+      pt: ['hora', 'horário'],
     },
   },
   {
@@ -435,15 +487,17 @@ export const CONCEPTS: ConceptEntry[] = [
     level: 'document',
     types: TEXT,
     terms: {
-      en: ['customer', 'client', 'bill to', 'billed to', 'invoice to', 'sold to', 'buyer', 'recipient', 'customer name', 'client name', 'ship to', 'deliver to', 'invoiced to', 'purchaser', 'attention', 'to'],
-      de: ['Kunde', 'Rechnungsempfänger', 'Empfänger', 'Käufer', 'Auftraggeber', 'Leistungsempfänger', 'Rechnungsadresse', 'Lieferadresse', 'Kundenname', 'an'],
-      fr: ['client', 'facturé à', 'destinataire', 'acheteur', 'adresse de facturation', 'livré à', 'nom du client', 'facturer à'],
-      es: ['cliente', 'facturar a', 'destinatario', 'comprador', 'facturado a', 'nombre del cliente', 'enviar a'],
+      en: ['customer', 'client', 'bill to', 'billed to', 'invoice to', 'sold to', 'buyer', 'recipient', 'customer name', 'client name', 'invoiced to', 'purchaser', 'attention', 'to'],
+      de: ['Kunde', 'Rechnungsempfänger', 'Empfänger', 'Käufer', 'Auftraggeber', 'Leistungsempfänger', 'Rechnungsadresse', 'Kundenname', 'an'],
+      fr: ['client', 'facturé à', 'destinataire', 'acheteur', 'adresse de facturation', 'nom du client', 'facturer à'],
+      es: ['cliente', 'facturar a', 'destinatario', 'comprador', 'facturado a', 'nombre del cliente'],
       it: ['cliente', 'destinatario', 'intestatario', 'committente', 'acquirente', 'spett.le', 'fatturare a'],
       nl: ['klant', 'afnemer', 'factuuradres', 'koper', 'ontvanger', 'opdrachtgever', 'gefactureerd aan'],
       pl: ['nabywca', 'odbiorca', 'klient', 'kupujący', 'płatnik'],
       pt: ['cliente', 'destinatário', 'adquirente', 'comprador', 'faturar a', 'faturado a'],
     },
+    // Where goods go is often not who pays: a delivery address names the customer only loosely.
+    weak: ['ship to', 'deliver to', 'delivery address', 'shipping address', 'Lieferadresse', 'Lieferanschrift', 'livré à', 'adresse de livraison', 'enviar a', 'dirección de entrega', 'consegnare a', 'indirizzo di consegna', 'afleveradres', 'leveradres', 'adres dostawy', 'morada de entrega'],
   },
   {
     id: 'vendor',
@@ -684,9 +738,9 @@ export const LEGAL_FORMS: string[] = [
 
 /** Words before a date that make it the date a payment is due ("payable by 30.05.2017"). */
 export const DUE_PHRASES: string[] = [
-  'payable by', 'payable until', 'payable before', 'payable on', 'due by', 'due on', 'due date', 'pay by', 'payment by', 'please pay by', 'please pay before', 'no later than', 'payment due',
-  'zahlbar bis', 'zahlbar bis zum', 'bis zum', 'bis spätestens', 'spätestens am', 'spätestens bis', 'fällig am', 'fällig bis', 'fällig zum', 'zahlbar am', 'zahlbar innerhalb bis',
-  'à payer avant le', 'à payer le', 'avant le', 'payable avant le', 'payable le', 'au plus tard le', 'échéance le', 'à régler avant le', 'à régler le',
+  'due', 'payable by', 'payable until', 'payable before', 'payable on', 'due by', 'due on', 'due date', 'pay by', 'payment by', 'please pay by', 'please pay before', 'no later than', 'payment due',
+  'fällig', 'zahlbar bis', 'zahlbar bis zum', 'bis zum', 'bis spätestens', 'spätestens am', 'spätestens bis', 'fällig am', 'fällig bis', 'fällig zum', 'zahlbar am', 'zahlbar innerhalb bis',
+  'échéance', 'à payer avant le', 'à payer le', 'avant le', 'payable avant le', 'payable le', 'au plus tard le', 'échéance le', 'à régler avant le', 'à régler le',
   'pagar antes del', 'pagar antes de', 'antes del', 'a pagar el', 'pagadero el', 'vence el', 'con vencimiento el',
   'pagare entro il', 'entro il', 'scadenza il', 'da pagare entro',
   'te betalen voor', 'betalen vóór', 'betalen voor', 'uiterlijk op', 'uiterlijk', 'vóór',

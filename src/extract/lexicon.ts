@@ -52,6 +52,15 @@ const TOKEN_CANON: Record<string, string> = {
   exkl: 'excl',
   exklusive: 'excl',
   exclusief: 'excl',
+  pct: 'percent',
+  percentage: 'percent',
+  prozent: 'percent',
+  pourcentage: 'percent',
+  porcentaje: 'percent',
+  percentuale: 'percent',
+  procent: 'percent',
+  percentagem: 'percent',
+  einh: 'einheit',
   tel: 'phone',
   telephone: 'phone',
   telefon: 'phone',
@@ -204,7 +213,7 @@ function containsRun(haystack: string[], needle: string[]): boolean {
 const MEMO = new Map<string, ConceptHit[]>();
 const MEMO_LIMIT = 20000;
 const MIN_HIT = 0.3;
-const WEAK = 0.6;
+const WEAK = 0.7;
 
 function computeConcepts(text: string): ConceptHit[] {
   const tokens = normalizeTokens(text);
@@ -237,7 +246,8 @@ function computeConcepts(text: string): ConceptHit[] {
         else if (term.core.every((t) => present.has(t))) score = 0.45 + 0.35 * coverage;
         else continue;
         if (coverage >= 1 && split) score = 0.95;
-        if (term.weak) score *= WEAK;
+        // English compounds name their head last ("Merchant phone" is a phone): ties go to it.
+        else if (coverage < 1 && core.at(-1) === term.core.at(-1)) score += 0.01;
         raise(term.concept, Math.min(score, 1));
       }
     }
@@ -270,17 +280,24 @@ export function topConcept(text: string, minScore = 0.6): string | null {
   return top && top.score >= minScore ? top.concept : null;
 }
 
+/** Whether a concept is a field of the whole document, of a line item, or both. */
 export function conceptLevel(concept: string): Level | undefined {
   return BY_ID.get(concept)?.level;
 }
 
+/** The column types a concept's values fit. */
 export function conceptTypes(concept: string): ColumnType[] {
   return BY_ID.get(concept)?.types ?? [];
 }
 
-export function broaderConcept(concept: string): string | undefined {
-  return BY_ID.get(concept)?.broader;
+/** How near two different concepts are, 0..1 (a document's "Amount" may be the table's "Total"). */
+export function relatedness(a: string, b: string): number {
+  if (a === b) return 1;
+  return RELATED.get(`${a}|${b}`) ?? RELATED.get(`${b}|${a}`) ?? 0;
 }
+
+const RELATED = new Map<string, number>();
+for (const entry of CONCEPTS) for (const [other, weight] of Object.entries(entry.related ?? {})) RELATED.set(`${entry.id}|${other}`, weight);
 
 /** Whether `general` is `specific` or one of the concepts it is a kind of. */
 export function isKindOf(specific: string, general: string): boolean {
@@ -309,8 +326,6 @@ export function languageOf(labels: string[]): Language | null {
 export function inVocabulary(word: string): boolean {
   return normalizeTokens(word).some((w) => VOCABULARY.has(w));
 }
-
-export const conceptIds = (): string[] => CONCEPTS.map((c) => c.id);
 
 // ---------------------------------------------------------------- similarity of two labels
 
@@ -342,10 +357,15 @@ export function labelSimilarity(a: string, b: string): number {
     const other = scoresB.get(hit.concept);
     if (other !== undefined) conceptScore = Math.max(conceptScore, hit.score * other);
   }
+  // Related concepts count between what the two labels mainly name, not their broader senses.
+  if (ca[0] && cb[0]) {
+    const near = relatedness(ca[0].concept, cb[0].concept);
+    if (near > 0 && near < 1) conceptScore = Math.max(conceptScore, ca[0].score * cb[0].score * near);
+  }
   const topA = ca[0];
   const topB = cb[0];
   if (topA && topB && topA.score >= 0.9 && topB.score >= 0.9 && topA.concept !== topB.concept) {
-    const related = isKindOf(topA.concept, topB.concept) || isKindOf(topB.concept, topA.concept);
+    const related = isKindOf(topA.concept, topB.concept) || isKindOf(topB.concept, topA.concept) || relatedness(topA.concept, topB.concept) > 0;
     if (!related && (scoresB.get(topA.concept) ?? 0) < 0.9 && (ca.find((h) => h.concept === topB.concept)?.score ?? 0) < 0.9) conceptScore *= 0.5;
   }
   const words = 0.9 * diceTokens(

@@ -327,3 +327,166 @@ describe('more value rules', () => {
     expect(fieldsOfText('Invoice No. RE 2024-17', [col('no', 'Invoice number', 'string')])).toEqual({ no: 'RE 2024-17' });
   });
 });
+
+describe('letters, e-mails and receipts', () => {
+  test('an e-mail: number and date in a sentence, due phrase, signing company, never the salutation', () => {
+    const text = 'Sehr geehrte Damen und Herren,\nanbei erhalten Sie die Rechnung Nr. 2024-0815 vom 12.03.2024.\nBitte überweisen Sie den Betrag bis zum 26.03.2024.\nMit freundlichen Grüßen\nMüller & Söhne GmbH';
+    const values = fieldsOfText(text, [col('no', 'Invoice number', 'string'), col('date', 'Invoice date', 'date'), col('due', 'Due date', 'date'), col('vendor', 'Vendor', 'string')]);
+    expect(values).toEqual({ no: '2024-0815', date: '2024-03-12', due: '2024-03-26', vendor: 'Müller & Söhne GmbH' });
+  });
+
+  test('a receipt whose subtotal already includes the tax gives no net amount', () => {
+    const text = 'CORNER CAFE\n03/02/2024 08:14\nFlat white        2   6.40\nSUBTOTAL              9.30\nVAT 20%               1.55\nTOTAL                 9.30';
+    const values = fieldsOfText(text, [col('net', 'Net amount', 'currency'), col('tax', 'Tax amount', 'currency'), col('total', 'Total', 'currency'), col('date', 'Date', 'date'), col('vendor', 'Vendor', 'string')]);
+    expect(values).toEqual({ tax: '1.55', total: '9.30', date: '03/02/2024', vendor: 'CORNER CAFE' });
+  });
+});
+
+describe('receipt details', () => {
+  const receipt = 'Harbour Books\n7 Quay Road\nPortsmouth PO1 3AB\n023-9200-1234\n14/06/2024 17:05\nNovel    1    9.99\nTotal    9.99';
+
+  test('the time printed beside the date', () => {
+    expect(fieldsOfText(receipt, [col('time', 'Time', 'string'), col('date', 'Date', 'date')])).toEqual({ time: '17:05', date: '2024-06-14' });
+  });
+
+  test("an unlabelled phone number in the letterhead is the issuer's, never the customer's", () => {
+    expect(fieldsOfText(receipt, [col('phone', 'Merchant phone', 'string')])).toEqual({ phone: '023-9200-1234' });
+    expect(fieldsOfText(receipt, [col('phone', 'Customer phone', 'string')])).toEqual({});
+  });
+});
+
+describe('prose is not fields', () => {
+  test('a URL is no label, a sentence is no label, a figure in a sentence is no amount', () => {
+    const text = 'See http://localhost:8080/v1 for details\nThe service keeps every table of more than 10,000 rows in memory:   5 minutes\nNet: about 200 people came to the opening of the new building';
+    expect(fieldsOfText(text, [col('net', 'Net amount', 'currency'), col('total', 'Total', 'currency')])).toEqual({});
+  });
+
+  test('a date is no phone number; a lowercase word is no letterhead', () => {
+    expect(fieldsOfText('Phone: 6/10/2019', [col('phone', 'Phone', 'string')])).toEqual({});
+    expect(fieldsOfText('pdf\n12 Main Street\nSpringfield 12345', [col('vendor', 'Vendor', 'string')])).toEqual({});
+  });
+
+  test('a one-line column takes no sentence; a currency code without amounts is no currency', () => {
+    expect(fieldsOfText('Name: the name of the table. It is unique in a project and may be changed', [col('name', 'Name', 'string')])).toEqual({});
+    expect(fieldsOfText('Prices are converted to EUR when shown', [col('cur', 'Currency', 'string')])).toEqual({});
+  });
+});
+
+describe('dates that are not what they seem', () => {
+  test('the end of a period is no due date', () => {
+    expect(fieldsOfText('Leistung vom 01.05.2024 bis zum 31.05.2024', [col('due', 'Due date', 'date')])).toEqual({});
+  });
+
+  test('a due date on the line of the number is not the invoice date', () => {
+    expect(fieldsOfText('Invoice No. 12, due 05/05/2024', [col('date', 'Invoice date', 'date'), col('due', 'Due date', 'date')])).toEqual({ due: '2024-05-05' });
+  });
+});
+
+describe('run-together labels', () => {
+  test('several "Label: value" pairs in one segment', () => {
+    const values = fieldsOfText('Invoice No.: 123 Date: 2024-02-01 Due: 2024-03-01 Total: 50.00', [col('no', 'Invoice number', 'string'), col('date', 'Invoice date', 'date'), col('due', 'Due date', 'date'), col('total', 'Total', 'currency')]);
+    expect(values).toEqual({ no: '123', date: '2024-02-01', due: '2024-03-01', total: '50.00' });
+  });
+
+  test('a colon inside a value that names no field stays in the value', () => {
+    expect(fieldsOfText('Notes: call before delivery at gate: north side', [col('notes', 'Notes', 'string')])).toEqual({ notes: 'call before delivery at gate: north side' });
+  });
+});
+
+describe('lists are not fields', () => {
+  test('a label that starts many rows with different values is a list', () => {
+    const lines = tableLines([{ grid: [['Item 1.', 'Business', '4'], ['Item 1A.', 'Risk Factors', '9'], ['Item 2.', 'Properties', '9'], ['Item 3.', 'Legal Proceedings', '9']] }]);
+    expect(documentFields(lines, [col('item', 'Item', 'string'), col('title', 'Title', 'string')]).values).toEqual({});
+  });
+
+  test('figures are never a label', () => {
+    const lines = tableLines([{ grid: [['', '2021', '2020'], ['Tax at statutory rate', '453', '-591']] }]);
+    expect(documentFields(lines, [col('y2021', '2021', 'currency')]).values).toEqual({});
+  });
+
+  test('a field printed twice with the same value is still a field', () => {
+    expect(fieldsOfText('Invoice number: A-7\nDate: 2024-01-02\nInvoice number: A-7', [col('no', 'Invoice number', 'string')])).toEqual({ no: 'A-7' });
+  });
+});
+
+describe('whole invoices in more languages', () => {
+  const columns = [
+    col('no', 'Invoice number', 'string'),
+    col('date', 'Invoice date', 'date'),
+    col('due', 'Due date', 'date'),
+    col('vendor', 'Vendor', 'string'),
+    col('customer', 'Customer', 'string'),
+    col('net', 'Net amount', 'currency'),
+    col('tax', 'VAT', 'currency'),
+    col('total', 'Total', 'currency'),
+    col('taxid', 'VAT ID', 'string'),
+  ];
+
+  test('Italian', () => {
+    const text = 'Ferramenta Rossi S.r.l.\nVia Roma 12, 20121 Milano\nP.IVA 01234567890\nFATTURA N. 45/2024\nData: 05/03/2024\nScadenza: 04/04/2024\nSpett.le Bar Centrale\nImponibile   € 200,00\nIVA 22%   € 44,00\nTotale documento   € 244,00';
+    expect(fieldsOfText(text, columns)).toEqual({
+      no: '45/2024',
+      date: '2024-03-05',
+      due: '2024-04-04',
+      vendor: 'Ferramenta Rossi S.r.l.',
+      customer: 'Bar Centrale',
+      net: '€ 200,00',
+      tax: '€ 44,00',
+      total: '€ 244,00',
+      taxid: '01234567890',
+    });
+  });
+
+  test('Portuguese', () => {
+    const text = 'Papelaria Lisboa, Lda.\nRua Augusta 100, 1100-053 Lisboa\nNIF: 501234567\nFatura n.º FT 2024/118\nData de emissão: 12-03-2024\nData de vencimento: 11-04-2024\nCliente: Café Central\nTotal sem IVA: 100,00 €\nIVA 23%: 23,00 €\nTotal a pagar: 123,00 €';
+    expect(fieldsOfText(text, columns)).toEqual({
+      no: 'FT 2024/118',
+      date: '2024-03-12',
+      due: '2024-04-11',
+      vendor: 'Papelaria Lisboa, Lda.',
+      customer: 'Café Central',
+      net: '100,00 €',
+      tax: '23,00 €',
+      total: '123,00 €',
+      taxid: '501234567',
+    });
+  });
+
+  test('Dutch, with a month written out', () => {
+    const text = 'Bakkerij de Vries B.V.\nKerkstraat 5\n1017 GB Amsterdam\nBTW-nummer: NL123456789B01\nFactuur\nFactuurnummer: 2024-031\nFactuurdatum: 7 maart 2024\nKlant: Hotel Zonneveld\nSubtotaal: € 500,00\nBTW 21%: € 105,00\nTotaal: € 605,00';
+    expect(fieldsOfText(text, columns)).toEqual({
+      no: '2024-031',
+      date: '2024-03-07',
+      vendor: 'Bakkerij de Vries B.V.',
+      customer: 'Hotel Zonneveld',
+      net: '€ 500,00',
+      tax: '€ 105,00',
+      total: '€ 605,00',
+      taxid: 'NL123456789B01',
+    });
+  });
+});
+
+describe('e-mail headers', () => {
+  test('the name of a From: or To: header, without its address', () => {
+    const text = 'From: "Nordhafen Logistics Ltd" <billing@nordhafen.example>\nTo: Carla Mendes <carla@example.org>\nSubject: Invoice 2024-88\n\nInvoice date: 2024-05-02\nTotal: 310.00 EUR';
+    expect(fieldsOfText(text, [col('vendor', 'Vendor', 'string'), col('customer', 'Customer', 'string'), col('no', 'Invoice number', 'string')])).toEqual({
+      vendor: 'Nordhafen Logistics Ltd',
+      customer: 'Carla Mendes',
+      no: '2024-88',
+    });
+  });
+});
+
+describe('item-level columns', () => {
+  test("a line total is not the document's total; a bare Amount is", () => {
+    const text = 'Subtotal: 90.00\nTotal: 100.00';
+    expect(fieldsOfText(text, [col('line', 'Line total', 'currency')])).toEqual({});
+    expect(fieldsOfText(text, [col('amount', 'Amount', 'currency')])).toEqual({ amount: '100.00' });
+  });
+
+  test('an item field comes from a document only when plainly labelled, and never from a label that names another field as well', () => {
+    expect(fieldsOfText('Ref: ORD-2024-77', [col('sku', 'SKU', 'string')])).toEqual({});
+    expect(fieldsOfText('SKU: AB-1234', [col('sku', 'SKU', 'string')])).toEqual({ sku: 'AB-1234' });
+  });
+});
