@@ -17,6 +17,7 @@ import { dayFirstOf, documentLanguage } from './language';
 import type { TextLine } from './layout/page';
 import { conceptLevel, topConcept } from './lexicon';
 import { nameScore } from './names';
+import { receiptItems } from './receipt';
 import { splitSubFields } from './subfields';
 import { cellText, gridWidth, isEmpty, isSummaryLabel, joinSignCells, rowKey, stackedLabels, tableBody, type TableRow } from './tables';
 
@@ -568,6 +569,8 @@ export function mapReading(
   const defaults: ValueHints = { dayFirstDefault: dayFirstOf(documentLanguage(text)) ?? options.dateOrder === 'dmy', ...(options.ocr ? { ocr: true } : {}) };
   let documentFields = mergeFields(options.fields ?? { values: {}, scores: {} }, documentFieldsOf([...reading.lines, ...tableLines(reading.tables)], columns));
   const groups: RecordGroup[] = [];
+  const items = receiptItems(reading.lines);
+  if (items) groups.push(items);
   for (const group of reading.groups) {
     if (group.records.length === 1 && reading.groups.length + reading.tables.length > 1) documentFields = mergeFields(documentFields, fieldsOfRecord(group.records[0]!, columns));
     else groups.push(group);
