@@ -374,6 +374,8 @@ export interface MappingInput {
   topic?: string;
   /** How to read values when nothing in their column decides (the document's language, the server's setting). */
   defaults?: ValueHints;
+  /** How sure the recognition of a scan was, 0..1 (its tables carry it in their quality). */
+  sureness?: number;
 }
 
 const stem = (w: string) => w.replace(/(?<=..)s$/, '').slice(0, 6);
@@ -424,6 +426,9 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
     if (fieldColumns.length === 0) return [];
     const matches = fieldColumns.map((c) => ({ column: c, field: c.id, score: fieldValues.scores[c.id] ?? 0.5 }));
     const row = mapRecord(fieldValues.values, matches, columns, strictness, hintsFromRecord(fieldValues.values, input.defaults));
+    // A row of fields that found few of the columns, or that was read from a doubtful scan, is less sure.
+    const found = Object.keys(row.values).length / Math.max(1, columns.length);
+    row.confidence = Math.round(row.confidence * (0.6 + 0.4 * found) * (input.sureness ?? 1) * 1000) / 1000;
     return Object.keys(row.values).length ? [row] : [];
   }
   // Tables of the same columns that their titles do not tell apart from the best are its parts
@@ -519,6 +524,12 @@ function documentLevel(column: Column): boolean {
   return concept !== null && conceptLevel(concept) === 'document';
 }
 
+/** How sure a scan's recognition was: the mean word confidence its lines carry; 1 for text. */
+function sureness(lines: TextLine[]): number {
+  const known = lines.filter((l) => l.confidence !== undefined);
+  return known.length ? known.reduce((s, l) => s + l.confidence!, 0) / known.length : 1;
+}
+
 /** Document fields from the lines outside the tables; nothing when there are none. */
 function documentFieldsOf(lines: TextLine[], columns: Column[]): DocumentFieldValues {
   return lines.length ? documentFields(lines, columns) : { values: {}, scores: {} };
@@ -575,7 +586,7 @@ export function mapReading(
     if (group.records.length === 1 && reading.groups.length + reading.tables.length > 1) documentFields = mergeFields(documentFields, fieldsOfRecord(group.records[0]!, columns));
     else groups.push(group);
   }
-  return mapDocument({ tables: reading.tables, groups, fields: documentFields, topic: options.topic, defaults }, columns, strictness);
+  return mapDocument({ tables: reading.tables, groups, fields: documentFields, topic: options.topic, defaults, sureness: sureness(reading.lines) }, columns, strictness);
 }
 
 /** Keyed groups only (the language-model path and callers without tables). */

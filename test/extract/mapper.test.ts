@@ -153,6 +153,19 @@ describe('choosing the table', () => {
   });
 });
 
+describe('confidence of a row of document fields', () => {
+  const cols = [col('number', 'Invoice number'), col('total', 'Total', 'number'), col('vendor', 'Vendor')];
+  const fields = (values: Record<string, unknown>) => ({ values, scores: Object.fromEntries(Object.keys(values).map((k) => [k, 0.9])) });
+
+  test('falls with the share of columns found and with a doubtful scan', () => {
+    const all = mapDocument({ tables: [], groups: [], fields: fields({ number: 'A-1', total: '5.00', vendor: 'Acme' }) }, cols, 'balanced')[0]!;
+    const one = mapDocument({ tables: [], groups: [], fields: fields({ number: 'A-1' }) }, cols, 'balanced')[0]!;
+    const scan = mapDocument({ tables: [], groups: [], fields: fields({ number: 'A-1', total: '5.00', vendor: 'Acme' }), sureness: 0.6 }, cols, 'balanced')[0]!;
+    expect(one.confidence).toBeLessThan(all.confidence);
+    expect(scan.confidence).toBeCloseTo(all.confidence * 0.6, 2);
+  });
+});
+
 describe('how a column writes its values', () => {
   test('day-first and month-first evidence, decimal commas, thousands groups', () => {
     expect(valueHints(['01/02/2024', '13/02/2024']).dayFirst).toBe(true);

@@ -47,4 +47,6 @@ export interface TextLine {
   /** Segments left to right; x in points, or in characters for plain text. */
   segments: Array<{ text: string; x0: number; x1: number }>;
   text: string;
+  /** Mean recognition confidence of its words (OCR); absent for a text layer. */
+  confidence?: number;
 }
