@@ -78,6 +78,9 @@ export function parseHumanNumber(input: string, hints: ValueHints = {}): NumberP
     negative = !negative;
     s = s.slice(0, -1).trim();
   }
+  // Spaces (and apostrophes) group thousands only: "98 452" is a number, "+44 20 7946" a phone.
+  const grouped = s.replace(/^\+/, '').split(/[.,](?=\d+$)/)[0]!;
+  if (/\d[\s\u00a0\u202f']+\d/.test(grouped) && !/^\d{1,3}([\s\u00a0\u202f']\d{3})+$/.test(grouped.replace(/[.,]/g, '').trim())) return null;
   s = s.replace(/^\+/, '').replace(/[\s\u00a0\u202f']/g, '');
   if (/^\d+(\.\d+)?e[-+]?\d+$/i.test(s)) return { value: (negative ? -1 : 1) * Number(s) };
   if (!/^(\d|[.,]\d)[\d.,]*$/.test(s) || /[.,]$/.test(s)) return null;

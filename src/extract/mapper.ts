@@ -19,7 +19,7 @@ import { conceptLevel, topConcept } from './lexicon';
 import { nameScore } from './names';
 import { receiptItems } from './receipt';
 import { splitSubFields } from './subfields';
-import { cellText, gridWidth, isEmpty, isSummaryLabel, joinSignCells, rowKey, stackedLabels, tableBody, type TableRow } from './tables';
+import { cellText, findHeaderRow, gridWidth, isEmpty, isSummaryLabel, joinSignCells, rowKey, stackedLabels, tableBody, type TableRow } from './tables';
 
 export { nameScore, similarity } from './names';
 
@@ -254,7 +254,8 @@ function headerOptions(candidate: TableCandidate): Array<[number, number]> {
     if (candidate.grid[start]!.every(isEmpty)) continue;
     for (let end = start + 1; end <= Math.min(start + 3, rows - 1); end++) options.push([start, end]);
   }
-  options.push([0, 0]);
+  // Reading the table without a header is for grids whose first row is not one of labels.
+  if (findHeaderRow(candidate.grid) !== 0) options.push([0, 0]);
   return options;
 }
 
@@ -311,6 +312,13 @@ function planTable(candidate: TableCandidate, columns: Column[], includeSummarie
   if (rows.length === 0) return null;
   const fields = fieldsOfRows(best.labels, rows, body.hasGroups);
   const matches = matchFields(columns, fields, tableHints);
+  // A table whose header names none of the columns is another table, whatever its values look like.
+  const labelled = best.labels.some(Boolean);
+  const named = matches.some((m) => {
+    const label = fields.find((f) => f.key === m.field)?.label;
+    return !!label && nameScore(m.column, label) >= MIN_SCORE;
+  });
+  if (labelled && !named) return null;
   const hints = hintsOf(matches, fields, tableHints);
   return {
     label: candidate.label,

@@ -29,6 +29,13 @@ describe('human numbers', () => {
     expect(parseHumanNumber(input)).toEqual({ value: expected });
   });
 
+  test('spaces group thousands only: a phone number is not a number', () => {
+    expect(parseHumanNumber('98 452')).toEqual({ value: 98452 });
+    expect(parseHumanNumber('1 234 567,89')).toEqual({ value: 1234567.89 });
+    expect(parseHumanNumber('+44 20 7946 0001')).toBeNull();
+    expect(parseHumanNumber('1 23')).toBeNull();
+  });
+
   test('a unit after a number is dropped: a word after a space, or a common unit written on', () => {
     expect(parseHumanNumber('142 min')).toEqual({ value: 142 });
     expect(parseHumanNumber('3 Piece')).toEqual({ value: 3 });

@@ -168,6 +168,29 @@ describe('extract into a table', () => {
     expect(strict.files[0].error).toContain('confidence 0.5 or more');
   });
 
+  test('a malformed PDF, an encrypted one and one with nothing that fits fail their files with a reason; the other file is kept', async () => {
+    const table = await makeTable(app);
+    const encrypted = readFileSync(join(import.meta.dir, '..', 'fixtures', 'bad', 'encrypted.pdf'));
+    const prose = fixture('contacts.pdf');
+    const reply = await app.request('POST', `${P}/tables/${table}/extract`, {
+      raw: form([
+        ['broken.pdf', '%PDF-1.7\n1 0 obj << /Type /Catalog >>\ngarbage', 'application/pdf'],
+        ['locked.pdf', encrypted, 'application/pdf'],
+        ['o.csv', 'Order ID,Total\nSO-9,12\n', 'text/csv'],
+      ]),
+    });
+    expect(reply.body.status).toBe('partial');
+    const errors = Object.fromEntries(reply.body.files.map((f: any) => [f.file_name, f.error]));
+    expect(errors['broken.pdf']).toContain('PDF');
+    expect(errors['locked.pdf']).toContain('password');
+    expect(errors['o.csv']).toBeNull();
+    expect((await rows(app, table)).map((r) => r.order_id)).toEqual(['SO-9']);
+    // A readable PDF without orders in it: a failed file with its reason, not a crash.
+    const unrelated = await app.request('POST', `${P}/tables/${table}/extract`, { raw: form([['contacts.pdf', prose, 'application/pdf']]) });
+    expect(unrelated.body.status).toBe('failed');
+    expect(unrelated.body.files[0].error).toMatch(/no rows matching the columns|none of the \d+ rows found fit/);
+  });
+
   test('a required column that no row fills fails the file', async () => {
     const table = await makeTable(app);
     const reply = await app.request('POST', `${P}/tables/${table}/extract`, { raw: form([['x.csv', 'Customer,Total\nAcme,5\n', 'text/csv']]) });
