@@ -112,9 +112,10 @@ export function inkThreshold(image: GreyImage): number {
  * Which way the text lines run. Lines of text are separated by blank rows of paper, while blank
  * columns only occur where every line has a gap at the same place (a gutter), so across the text
  * there are far fewer of them. Ruling lines should be erased first: they cross every gap.
- * Returns the fractions of blank rows and of blank columns between the first and last inked ones.
+ * Returns the fractions of blank rows and of blank columns between the first and last inked ones,
+ * and whether the lines run across the page.
  */
-export function blankLines(image: GreyImage): { rows: number; columns: number } {
+export function blankLines(image: GreyImage): { rows: number; columns: number; horizontal: boolean } {
   const threshold = Math.min(160, inkThreshold(image));
   const rows = new Float64Array(image.height);
   const columns = new Float64Array(image.width);
@@ -138,7 +139,39 @@ export function blankLines(image: GreyImage): { rows: number; columns: number } 
     for (let i = first; i <= last; i++) if (profile[i]! <= max * 0.02) blank++;
     return blank / (last - first + 1);
   };
-  return { rows: blankFraction(rows), columns: blankFraction(columns) };
+  // A sparse table leaves wide blank columns between its cells too; what tells the direction then
+  // is how long the inked stretches are: a text line is as tall as its letters, but as wide as
+  // its words.
+  const inkRun = (profile: Float64Array) => {
+    let max = 0;
+    for (const v of profile) max = Math.max(max, v);
+    // Gaps narrower than a hundredth of the page (between letters, between words) do not end a stretch.
+    const minGap = Math.max(2, Math.round(profile.length / 100));
+    const runs: number[] = [];
+    let run = 0;
+    let gap = 0;
+    for (const v of profile) {
+      if (v > max * 0.02) {
+        if (run && gap) run += gap;
+        run++;
+        gap = 0;
+      } else if (run) {
+        gap++;
+        if (gap >= minGap) {
+          runs.push(run);
+          run = 0;
+          gap = 0;
+        }
+      }
+    }
+    if (run) runs.push(run);
+    runs.sort((a, b) => a - b);
+    return runs[Math.floor(runs.length / 2)] ?? 0;
+  };
+  const rowRun = inkRun(rows);
+  const columnRun = inkRun(columns);
+  const fractions = { rows: blankFraction(rows), columns: blankFraction(columns) };
+  return { ...fractions, horizontal: rowRun && columnRun ? rowRun <= columnRun : fractions.rows >= fractions.columns };
 }
 
 /**

@@ -93,7 +93,7 @@ async function readOriented(tesseract: TesseractWorker, image: GreyImage, rules:
   const blank = blankLines(erase(image, rules, 2));
   // Upright first, then upside down, on the axis the text lines suggest; the other axis only when
   // neither reading was confident.
-  const order = blank.rows >= blank.columns ? [0, 2, 1, 3] : [1, 3, 0, 2];
+  const order = blank.horizontal ? [0, 2, 1, 3] : [1, 3, 0, 2];
   let best: Pass | null = null;
   for (const [i, quarters] of order.entries()) {
     deadline();

@@ -32,6 +32,14 @@ describe('page pixels', () => {
     expect(across.columns).toBeLessThan(0.1);
     const down = blankLines(rotateQuarters(textLines(400, 300), 1));
     expect(down.columns).toBeGreaterThan(down.rows);
+    expect([across.horizontal, down.horizontal]).toEqual([true, false]);
+  });
+
+  test('a sparse table (short cells far apart) still reads as lines across the page', () => {
+    const table = blank(700, 300);
+    for (let row = 0; row < 4; row++) for (let cell = 0; cell < 3; cell++) fill(table, 40 + cell * 220, 40 + row * 60, 40 + cell * 220 + 90, 58 + row * 60, 0);
+    expect(blankLines(table).horizontal).toBe(true);
+    expect(blankLines(rotateQuarters(table, 1)).horizontal).toBe(false);
   });
 
   test('quarter turns move pixels where a clockwise turn puts them', () => {
