@@ -92,7 +92,7 @@ describe('prebuild', () => {
     expect((await fetch(`${rows.replace(first.url, third.url)}?limit=1`, { headers })).status).toBe(200);
     expect(third.output()).not.toContain('in the background');
     expect(await third.stop()).toBe(0);
-  });
+  }, 20_000);
 });
 
 describe('logging', () => {
