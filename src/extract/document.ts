@@ -19,6 +19,8 @@ export type SourceRecord = Record<string, unknown>;
 export interface RecordGroup {
   label: string;
   records: SourceRecord[];
+  /** The fields in the document's order, when it has one (a table's columns). */
+  fields?: string[];
 }
 
 /** A cell of a table as its reader gives it: text, or a typed value from a spreadsheet. */

@@ -80,7 +80,9 @@ export interface InferredColumn {
 }
 
 export function inferDetailed(group: RecordGroup): InferredColumn[] {
-  const fields = [...new Set(group.records.flatMap((r) => Object.keys(r)))].slice(0, MAX_COLUMNS);
+  // Objects list integer-like keys ("2019") first, so a table's own column order is kept apart.
+  const present = new Set(group.records.flatMap((r) => Object.keys(r)));
+  const fields = [...new Set([...(group.fields ?? []).filter((f) => present.has(f)), ...present])].slice(0, MAX_COLUMNS);
   const ids = new Set<string>();
   const names = new Set<string>();
   // A name may not be another column's id either (writes accept both).

@@ -19,10 +19,12 @@ export const cellText = (cell: Cell): string => (isEmpty(cell) ? '' : cell insta
 const NUMBER_LIKE = /^[\s$€£¥(+\-−]*\d[\d\s.,'%)]*[A-Z]{0,3}$/i;
 const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/;
 
-/** A header cell: text that is not a number, date or amount. */
+/** A header cell: text that is not a number, date or amount; a year heads a column too. */
 function isLabel(cell: Cell): boolean {
+  if (typeof cell === 'number') return Number.isInteger(cell) && cell >= 1900 && cell <= 2099;
   if (typeof cell !== 'string') return false;
   const s = cell.trim();
+  if (/^(19|20)\d\d$/.test(s)) return true;
   return s.length > 0 && s.length <= 80 && !NUMBER_LIKE.test(s) && !DATE_LIKE.test(s);
 }
 
@@ -206,7 +208,7 @@ export const gridWidth = (grid: Cell[][]) => grid.reduce((w, r) => Math.max(w, r
  * Records of a table without target columns (schema inference, suggestion): the guessed header
  * row names the fields; summary and group rows left out.
  */
-export function tableRecords(candidate: TableCandidate): SourceRecord[] {
+export function tableRecords(candidate: TableCandidate): { fields: string[]; records: SourceRecord[] } {
   const grid = joinSignCells(candidate.grid);
   const table = { ...candidate, grid };
   const width = gridWidth(grid);
@@ -214,18 +216,19 @@ export function tableRecords(candidate: TableCandidate): SourceRecord[] {
   const [start, end] = candidate.headerRows !== undefined ? [0, candidate.headerRows] : [Math.max(guessed, 0), guessed + 1];
   const names = headerNames(stackedLabels(grid, start, end - start, width));
   const headerKey = end > 0 ? rowKey(grid[end - 1]!) : null;
-  return tableBody(table, end, headerKey).rows.filter((r) => !r.summary).map((r) => {
+  const records = tableBody(table, end, headerKey).rows.filter((r) => !r.summary).map((r) => {
     const record: SourceRecord = {};
     r.cells.forEach((cell, j) => {
       if (!isEmpty(cell)) record[names[j]!] = typeof cell === 'string' ? cell.trim() : cell;
     });
     return record;
   });
+  return { fields: names, records };
 }
 
 /** A reading's tables as record groups (without target columns), then its keyed groups. */
 export function recordGroups(tables: TableCandidate[], groups: RecordGroup[]): RecordGroup[] {
-  return [...tables.map((t) => ({ label: t.label, records: tableRecords(t) })).filter((g) => g.records.length), ...groups];
+  return [...tables.map((t) => ({ label: t.label, ...tableRecords(t) })).filter((g) => g.records.length), ...groups];
 }
 
 /**

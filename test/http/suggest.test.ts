@@ -107,6 +107,13 @@ describe('suggest-schema', () => {
     expect(json.body.columns).toEqual(suggestion.columns);
   });
 
+  test('a header of years names columns too', async () => {
+    const csv = 'Country,2019,2020\nFrance,1.5,1.75\nGermany,2.25,2\nItaly,0.5,3\n';
+    const { suggestion, rows } = await roundTrip(() => upload('years.csv', csv, 'text/csv'));
+    expect(suggestion.columns.map((c: any) => [c.name, c.type])).toEqual([['Country', 'string'], ['2019', 'number'], ['2020', 'number']]);
+    expect(rows.map((r: any) => r.country)).toEqual(['France', 'Germany', 'Italy']);
+  });
+
   test('errors: nothing sent, an unreadable format, a sample without records', async () => {
     expectError(await app.request('POST', `${P}/suggest-schema`, { body: {} }), 400, 'invalid_input');
     expectError(await app.request('POST', `${P}/suggest-schema`, { raw: upload('photo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), 'image/png') }), 415, 'unsupported_media_type');
