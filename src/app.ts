@@ -6,6 +6,7 @@ import { authPlugin } from './http/auth';
 import { jsonBody } from './http/body';
 import { errorHandler } from './http/errors';
 import { Gateway } from './http/gateway';
+import { docsRoutes } from './http/docs.routes';
 import { columnsRoutes } from './http/columns.routes';
 import { meRoutes } from './http/me.routes';
 import { rowsRoutes } from './http/rows.routes';
@@ -124,9 +125,12 @@ export function createApp(deps: AppDeps) {
     .use(errorHandler(log, () => elysia))
     .use(jsonBody(deps.config.maxBodyBytes, deps.config.maxUploadBytes))
     .use(
+      // The plugin writes the OpenAPI document; its page (which loads a CDN) is replaced by
+      // docsRoutes, which serves Swagger UI from this process.
       swagger({
-        path: '/swagger',
-        exclude: ['/swagger', '/swagger/json'],
+        path: '/swagger/cdn',
+        specPath: '/swagger/json',
+        exclude: ['/swagger', '/swagger/cdn', '/swagger/json', '/swagger/assets/init.js', '/swagger/assets/:file'],
         documentation: {
           info: { title: 'rowsmith', version: VERSION, description: 'Self-hosted table extraction service' },
           components: {
@@ -138,6 +142,7 @@ export function createApp(deps: AppDeps) {
         },
       }),
     )
+    .use(docsRoutes())
     .use(meRoutes(auth, services.accounts))
     .use(tablesRoutes(auth, services.tables))
     .use(columnsRoutes(auth, services.columns, services.rows))

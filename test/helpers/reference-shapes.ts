@@ -82,7 +82,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
 /** rowsmith's own endpoints, absent from the reference: nothing to check their answers against. */
 export const ROWSMITH_ADDITIONS: RegExp[] = [
   /^GET \/(healthz|readyz)$/,
-  /^GET \/swagger(\/json)?$/,
+  /^GET \/swagger(\/json|\/assets\/[^/]+)?$/,
   /^GET \/v1\/me$/,
   /^GET \/v1\/projects\/[^/]+\/exports\/[^/]+\/download$/,
   /^GET \/v1\/projects\/[^/]+\/tables\/[^/]+\/rows\/[^/]+\/source$/,
