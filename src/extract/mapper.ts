@@ -131,10 +131,19 @@ function pairScore(column: Column, field: Field, values: unknown[], hints: Value
   return named >= MIN_SCORE ? named : valueScore(column, values, f) * (field.label ? 0.9 : 1);
 }
 
+/** At most `n` of `values`, evenly spread over them. */
+function spread<T>(values: T[], n: number): T[] {
+  if (values.length <= n) return values;
+  const step = values.length / n;
+  return Array.from({ length: n }, (_, i) => values[Math.floor(i * step)]!);
+}
+
 /** One-to-one assignment of fields to columns with the largest total score. */
 export function matchFields(columns: Column[], fields: Field[], documentHints: ValueHints = {}): FieldMatch[] {
-  const present_ = fields.map((f) => f.values.filter(present));
-  const hints = present_.map((values) => ({ ...documentHints, ...valueHints(values) }));
+  const all = fields.map((f) => f.values.filter(present));
+  const hints = all.map((values) => ({ ...documentHints, ...valueHints(values) }));
+  // How well values fit a type is a share: a spread sample of a long column tells it as well.
+  const present_ = all.map((values) => spread(values, 200));
   // A small preference for keeping the columns' left-to-right order breaks ties between equals.
   const order = (i: number, j: number) => 0.005 * (1 - Math.abs(i / Math.max(1, columns.length - 1) - j / Math.max(1, fields.length - 1)));
   const scores = columns.map((column, i) =>
@@ -540,7 +549,10 @@ function sureness(lines: TextLine[]): number {
 
 /** Document fields from the lines outside the tables; nothing when there are none. */
 function documentFieldsOf(lines: TextLine[], columns: Column[]): DocumentFieldValues {
-  return lines.length ? documentFields(lines, columns) : { values: {}, scores: {} };
+  if (lines.length === 0) return { values: {}, scores: {} };
+  // A document's own fields stand at its top and its end; a long report's middle is read no further.
+  const kept = lines.length > 3000 ? [...lines.slice(0, 2000), ...lines.slice(-1000)] : lines;
+  return documentFields(kept, columns);
 }
 
 /** Hints for a record of separate fields: each value read on its own evidence. */
@@ -586,7 +598,9 @@ export function mapReading(
   // Day/month order when a column shows none: the document's language, else the server's setting.
   const text = reading.text || reading.tables.map((t) => t.grid.map((r) => r.map(cellText).join(' ')).join('\n')).join('\n');
   const defaults: ValueHints = { dayFirstDefault: dayFirstOf(documentLanguage(text)) ?? options.dateOrder === 'dmy', ...(options.ocr ? { ocr: true } : {}) };
-  let documentFields = mergeFields(options.fields ?? { values: {}, scores: {} }, documentFieldsOf([...reading.lines, ...tableLines(reading.tables)], columns));
+  // Key/value tables (a few rows of labels and values) hold document fields too; long tables are items.
+  const keyValueTables = reading.tables.filter((t) => t.grid.length <= 40);
+  let documentFields = mergeFields(options.fields ?? { values: {}, scores: {} }, documentFieldsOf([...reading.lines, ...tableLines(keyValueTables)], columns));
   const groups: RecordGroup[] = [];
   const items = receiptItems(reading.lines);
   if (items) groups.push(items);

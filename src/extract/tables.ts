@@ -139,22 +139,30 @@ function plainNumber(cell: Cell): number | null {
   return parsed === null ? null : 'value' in parsed ? parsed.value : parsed.guess;
 }
 
-/**
- * A row without a label whose numbers are the sums of the rows above it (since the last summary):
- * a total row that prints no word.
- */
-function isUnlabeledSum(row: Cell[], above: Cell[][]): boolean {
-  if (above.length < 2 || !isEmpty(row[0])) return false;
-  let checked = 0;
-  for (let j = 0; j < row.length; j++) {
-    const value = plainNumber(row[j]);
-    if (value === null) continue;
-    let sum = 0;
-    for (const r of above) sum += plainNumber(r[j]) ?? 0;
-    if (Math.abs(sum - value) > 0.005 * Math.max(1, Math.abs(value))) return false;
-    checked++;
+/** Running sums of the numbers of each column since the last summary row. */
+class ColumnSums {
+  private sums: number[] = [];
+  rows = 0;
+  add(row: Cell[]): void {
+    row.forEach((cell, j) => (this.sums[j] = (this.sums[j] ?? 0) + (plainNumber(cell) ?? 0)));
+    this.rows++;
   }
-  return checked > 0;
+  reset(): void {
+    this.sums = [];
+    this.rows = 0;
+  }
+  /** A row without a label whose numbers are the sums of the rows above it: a total that prints no word. */
+  isSumRow(row: Cell[]): boolean {
+    if (this.rows < 2 || !isEmpty(row[0])) return false;
+    let checked = 0;
+    for (let j = 0; j < row.length; j++) {
+      const value = plainNumber(row[j]);
+      if (value === null) continue;
+      if (Math.abs((this.sums[j] ?? 0) - value) > 0.005 * Math.max(1, Math.abs(value))) return false;
+      checked++;
+    }
+    return checked > 0;
+  }
 }
 
 /**
@@ -171,7 +179,7 @@ export function tableBody(candidate: TableCandidate, headerEnd: number, headerKe
   const rows: TableRow[] = [];
   let group: string | null = null;
   let hasGroups = false;
-  let sinceSummary: Cell[][] = [];
+  const sums = new ColumnSums();
   for (let i = headerEnd; i < grid.length; i++) {
     const cells = grid[i]!;
     const filled = filledCount(cells);
@@ -182,14 +190,15 @@ export function tableBody(candidate: TableCandidate, headerEnd: number, headerKe
     if (repeatedBelow(cells, grid[i + 1])) continue;
     const first = cells.findIndex((c) => !isEmpty(c));
     const label = cellText(cells[first]);
-    const summary = candidate.summary?.[i] === true || (first <= 1 && isSummaryLabel(label)) || isUnlabeledSum(cells, sinceSummary);
+    const summary = candidate.summary?.[i] === true || (first <= 1 && isSummaryLabel(label)) || sums.isSumRow(cells);
     if (!summary && filled === 1 && typical >= 3 && first === 0 && isLabel(label)) {
       group = label;
       hasGroups = true;
       continue;
     }
     rows.push({ index: i, cells, group, summary });
-    sinceSummary = summary ? [] : [...sinceSummary, cells];
+    if (summary) sums.reset();
+    else sums.add(cells);
   }
   return { rows, hasGroups };
 }
