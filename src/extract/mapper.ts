@@ -21,10 +21,10 @@ import { receiptItems } from './receipt';
 import { splitSubFields } from './subfields';
 import { cellText, findHeaderRow, gridWidth, isEmpty, isSummaryLabel, joinSignCells, rowKey, stackedLabels, tableBody, type TableRow } from './tables';
 
-export { nameScore, similarity } from './names';
+export { nameScore } from './names';
 
 /** How coercion treats extracted text: documents carry no types, so even `strict` reads "1,234.50". */
-export function extractionStrictness(strictness: Strictness): Strictness {
+function extractionStrictness(strictness: Strictness): Strictness {
   return strictness === 'flexible' ? 'flexible' : 'balanced';
 }
 
@@ -48,7 +48,7 @@ function coerceFits(value: unknown, column: Column, hints: ValueHints): boolean 
 }
 
 /** A check mark of a matrix (X, ✓, ●): true; its blanks are false. */
-const isMark = (v: unknown) => typeof v === 'string' && /^[xX✓✔☑●•■✗✘]$/.test(v.trim());
+const isMark = (v: unknown) => typeof v === 'string' && /^[xX✓✔☑●•■]$/.test(v.trim());
 
 /** Text values: mostly not numbers. */
 const textual = (values: unknown[]) => values.length > 0 && values.filter((v) => typeof v === 'string' && /\p{L}/u.test(v) && !/^[\d\s.,%$€£()+-]+$/.test(v)).length / values.length >= 0.6;
@@ -310,7 +310,6 @@ function planTable(candidate: TableCandidate, columns: Column[], includeSummarie
     const labels = alignLabels(stackedLabels(grid, start, end - start, width), sample);
     const fields = labels.map((label, j) => ({ key: String(j), label, values: sample.map((r) => r[j]) }));
     const score = coverageOf(matchFields(columns, fields, tableHints), columns);
-    if (process.env.ROWSMITH_DEBUG_MAPPER) console.error("option", start, end, score, labels.join("|"));
     // Rows above the header are lost, so a later start must do clearly better.
     if (!best || score > best.score + 0.01 * (start - best.start)) best = { start, end, labels, score };
   }
@@ -437,7 +436,6 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
   const rank = (p: Plan) => p.coverage + 0.01 * contextOverlap(p.context, wanted);
   plans.sort((a, b) => rank(b) - rank(a) || b.records.length - a.records.length);
   const best = plans[0];
-  if (process.env.ROWSMITH_DEBUG_MAPPER) for (const p of plans.filter((p, i) => i < 4 || p.label === process.env.ROWSMITH_DEBUG_MAPPER)) console.error('plan', p.label, rank(p).toFixed(3), p.signature.slice(0, 120), p.matches.map((m) => `${m.column.id}<-${m.field}:${m.score.toFixed(2)}`).join(' '));
   // One record in the best plan that the document's fields cover better: the fields are the row.
   if (!best || (fieldsCoverage > best.coverage && fieldColumns.length > 0)) {
     if (fieldColumns.length === 0) return [];
@@ -610,10 +608,3 @@ export function mapReading(
   }
   return mapDocument({ tables: reading.tables, groups, fields: documentFields, topic: options.topic, defaults, sureness: sureness(reading.lines) }, columns, strictness);
 }
-
-/** Keyed groups only (the language-model path and callers without tables). */
-export function mapGroups(groups: RecordGroup[], columns: Column[], strictness: Strictness): MappedRow[] {
-  return mapDocument({ tables: [], groups }, columns, strictness);
-}
-
-export type { Cell };
