@@ -222,3 +222,23 @@ describe('one table in every structured format', () => {
     }
   });
 });
+
+describe('the issuer of a plain-text invoice', () => {
+  const columns = [
+    { id: 'vendor', name: 'Vendor', type: 'string' },
+    { id: 'invoice_date', name: 'Invoice date', type: 'date' },
+    { id: 'total', name: 'Total', type: 'currency', currency_code: 'EUR' },
+  ];
+  const variants: Array<[string, string, Record<string, unknown>]> = [
+    ['English, letterhead then labels', 'ACME GmbH\nHauptstrasse 1, 10115 Berlin\nInvoice date: 2024-03-01\nTotal due: 119.00 EUR\n', { vendor: 'ACME GmbH', invoice_date: '2024-03-01', total: 119 }],
+    ['German labels', 'Bergmann & Söhne KG\nLindenweg 4\n80331 München\n\nRechnungsdatum: 05.02.2024\nGesamtbetrag: 1.190,00 EUR\n', { vendor: 'Bergmann & Söhne KG', invoice_date: '2024-02-05', total: 1190 }],
+    ['French labels, a blank line first', '\nAtelier Dupont SARL\n12 rue des Lilas, 75011 Paris\nDate de facture : 14/03/2024\nTotal TTC : 240,00 €\n', { vendor: 'Atelier Dupont SARL', invoice_date: '2024-03-14', total: 240 }],
+    ['the party with the VAT number when the first line is a title', 'INVOICE\n\nNorthwind Traders Ltd\nVAT No: GB123456789\n12 Harbour Road, Leeds\nDate: 2024-06-30\nAmount due: 75.50 EUR\n', { vendor: 'Northwind Traders Ltd', invoice_date: '2024-06-30', total: 75.5 }],
+  ];
+  for (const [what, text, expected] of variants) {
+    test(what, async () => {
+      const { rows } = await extract(columns, [['invoice.txt', text, 'text/plain']]);
+      expect(pick(rows, ['vendor', 'invoice_date', 'total'])).toEqual([expected]);
+    });
+  }
+});
