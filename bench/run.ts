@@ -6,6 +6,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   extract: () => import('./extract'),
   corpus: () => import('./corpus'),
   pdf: () => import('./pdf'),
+  ocr: () => import('./ocr'),
 };
 
 const wanted = process.argv.slice(2);
