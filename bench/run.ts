@@ -7,6 +7,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   corpus: () => import('./corpus'),
   pdf: () => import('./pdf'),
   ocr: () => import('./ocr'),
+  console: () => import('./console'),
 };
 
 const wanted = process.argv.slice(2);

@@ -6,8 +6,9 @@ import { authPlugin } from './http/auth';
 import { jsonBody } from './http/body';
 import { errorHandler } from './http/errors';
 import { Gateway } from './http/gateway';
-import { docsRoutes } from './http/docs.routes';
 import { columnsRoutes } from './http/columns.routes';
+import { consoleRoutes } from './http/console.routes';
+import { docsRoutes } from './http/docs.routes';
 import { meRoutes } from './http/me.routes';
 import { rowsRoutes } from './http/rows.routes';
 import { tablesRoutes } from './http/tables.routes';
@@ -151,7 +152,8 @@ export function createApp(deps: AppDeps) {
     .use(extractRoutes(auth, services.extract))
     .use(batchesRoutes(auth, services.batches))
     .use(exportsRoutes(auth, services.exports, services.suggest))
-    .use(templatesRoutes(auth, services.templates));
+    .use(templatesRoutes(auth, services.templates))
+    .use(consoleRoutes());
   elysia.compile();
 
   const gateway = deps.gateway ?? new Gateway(deps.config, log);
