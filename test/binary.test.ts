@@ -111,6 +111,12 @@ test('the binary alone serves: a table, a PDF and a scan extracted into it, its 
     expect(listed.rows.length).toBe(extracted.total_rows);
     expect(listed.rows.every((r) => typeof r.order_id === 'string' && r.order_id.length > 0 && typeof r.total === 'number')).toBe(true);
 
+    // The web console is inside the binary too.
+    const consolePage = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+    const asset = consolePage.match(/\/assets\/[\w.-]+\.js/)?.[0];
+    expect(asset).toBeDefined();
+    expect((await fetch(`http://127.0.0.1:${port}${asset}`)).status).toBe(200);
+
     // The OpenAPI UI's files are inside the binary too.
     const ui = await fetch(`http://127.0.0.1:${port}/swagger/assets/swagger-ui-bundle.js`);
     expect({ status: ui.status, large: (await ui.arrayBuffer()).byteLength > 100_000 }).toEqual({ status: 200, large: true });

@@ -13,7 +13,8 @@
  *   path, which it builds from its own folder, is pointed at its entry.
  * - The recogniser's WebAssembly is taken from the builds of tesseract.js-core that inline it.
  * - OCR language data (`@tesseract.js-data/*`) is embedded as files under `node_modules/` at the
- *   executable's root, where src/extract/ocr/languages.ts looks when running from the executable.
+ *   executable's root, where src/extract/ocr/languages.ts looks when running from the executable;
+ *   the built web console likewise under `web-console/`.
  */
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -45,6 +46,9 @@ function prebuiltAddon(packageName: string): string {
   if (!wanted) throw new Error(`no N-API addon (.node) in ${dir}`);
   return join(dir, wanted);
 }
+
+/** The folder beside the executable's entry that holds the web console (see src/http/console.routes.ts). */
+export const CONSOLE_FOLDER = 'web-console';
 
 /** Where tesseract.js's worker script is embedded: its entry point, named flat. */
 const TESSERACT_WORKER_ENTRY = 'tesseract-worker';
@@ -98,6 +102,15 @@ function stageLanguageData(stage: string): string[] {
   return existsSync(staged) ? [staged] : [];
 }
 
+/** The built web console (web/dist, made by npm install) copied to `<stage>/web-console`, embedded beside the entry. */
+function stageConsole(stage: string): string[] {
+  const dist = join(ROOT, 'web', 'dist');
+  if (!existsSync(join(dist, 'index.html'))) return [];
+  const to = join(stage, CONSOLE_FOLDER);
+  cpSync(dist, to, { recursive: true });
+  return [to];
+}
+
 export async function build(outfile = BINARY): Promise<void> {
   const entrypoints = [join(ROOT, 'src', 'bin.ts')];
   const ocrWorker = join(ROOT, 'src', 'extract', 'ocr', 'worker.ts');
@@ -116,7 +129,7 @@ export async function build(outfile = BINARY): Promise<void> {
       entrypoints,
       compile: {
         outfile,
-        assets: stageLanguageData(stage),
+        assets: [...stageLanguageData(stage), ...stageConsole(stage)],
         // A bunfig.toml in whatever folder the binary starts in must not change how it runs.
         autoloadBunfig: false,
       },

@@ -4,10 +4,11 @@
  * the page load and call nothing but this origin.
  */
 import { existsSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { Elysia } from 'elysia';
 
-const DEFAULT_DIST = join(import.meta.dir, '../../web/dist');
+// The executable `npm run build` makes carries the built console beside its entry (src/cli/build.ts).
+const DEFAULT_DIST = Bun.isStandaloneExecutable ? join(dirname(process.argv[1]!), 'web-console') : join(import.meta.dir, '../../web/dist');
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
