@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia';
+import { rowEtag } from '../services/row-values';
 import { BULK_LIMIT, type RowsService } from '../services/rows.service';
 import type { authPlugin } from './auth';
 import { ListEnvelopeFields, ListQuery } from './list.schema';
@@ -15,6 +16,14 @@ export const BulkBody = t.Object({
   deletes: t.Optional(t.Array(t.String(), { maxItems: BULK_LIMIT })),
   updates: t.Optional(t.Array(t.Object({ id: t.String(), data: RowObject }), { maxItems: BULK_LIMIT })),
 });
+
+const IfMatch = t.Object({ 'if-match': t.Optional(t.String({ description: "ETag of the row; a stale one is 409 optimistic_lock_conflict." })) });
+
+/** A row answer carries the row's ETag. */
+function withEtag(set: { headers: Record<string, string | number> }, row: Record<string, unknown>) {
+  set.headers.etag = rowEtag(row as { id: unknown; updated_at: unknown });
+  return row;
+}
 
 export function rowsRoutes(auth: ReturnType<typeof authPlugin>, rows: RowsService) {
   const detail = (summary: string) => ({ summary, tags: ['Rows'] });
@@ -49,17 +58,22 @@ export function rowsRoutes(auth: ReturnType<typeof authPlugin>, rows: RowsServic
       response: { 200: t.Object({ created: t.Array(RowObject), updated: t.Array(RowObject), deleted: t.Array(t.String()) }) },
       detail: detail('Create, update and delete rows in one transaction'),
     })
-    .get('/:row_id', ({ params }) => rows.get(params.project_id, params.table_id, params.row_id), {
+    .get('/:row_id', ({ params, set }) => withEtag(set, rows.get(params.project_id, params.table_id, params.row_id)), {
       params: RowParams,
       response: { 200: RowObject },
-      detail: detail('Get a row'),
+      detail: detail('Get a row (its ETag, for If-Match on updates)'),
     })
-    .patch('/:row_id', ({ params, body }) => rows.update(params.project_id, params.table_id, params.row_id, body), {
-      params: RowParams,
-      body: RowObject,
-      response: { 200: RowObject },
-      detail: detail('Update a row (merges the given values; null clears one)'),
-    })
+    .patch(
+      '/:row_id',
+      async ({ params, body, headers, set }) => withEtag(set, await rows.update(params.project_id, params.table_id, params.row_id, body, headers['if-match'] ?? null)),
+      {
+        params: RowParams,
+        body: RowObject,
+        headers: IfMatch,
+        response: { 200: RowObject },
+        detail: detail('Update a row (merges the given values; null clears one); a stale If-Match is 409 optimistic_lock_conflict'),
+      },
+    )
     .delete('/:row_id', ({ params }) => rows.remove(params.project_id, params.table_id, params.row_id), {
       params: RowParams,
       response: { 200: Deleted },

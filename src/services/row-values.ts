@@ -96,6 +96,20 @@ export function rowNotFound(id: string): ApiError {
 }
 
 /** A row as clients see it: system fields, then every column by id (null when empty). */
+/** A row's ETag: it changes with every write of the row (updated_at never repeats for a row). */
+export function rowEtag(row: { id: unknown; updated_at: unknown }): string {
+  return `"${String(row.id)}.${String(row.updated_at)}"`;
+}
+
+/** `If-Match` must name the row's current ETag (or `*`); a stale one is 409, with the current ETag. */
+export function checkRowIfMatch(ifMatch: string | null, row: RowRecord): void {
+  if (ifMatch === null) return;
+  const current = rowEtag(row);
+  const tags = ifMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  if (tags.includes('*') || tags.includes(current)) return;
+  throw new ApiError(409, 'optimistic_lock_conflict', 'The row changed since you read it; fetch it again and retry', {}, { ETag: current });
+}
+
 export function toRow(table: TableRecord, row: RowRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: row.id,

@@ -13,7 +13,7 @@ import type { Store } from '../store/db';
 import { indexValue, type RowRecord, type RowsStore } from '../store/rows.store';
 import type { TableRecord, TablesStore } from '../store/tables.store';
 import { isSearchable } from './row-fields';
-import { columnResolver, rowNotFound, rowValues, toRow, type Problem } from './row-values';
+import { checkRowIfMatch, columnResolver, rowNotFound, rowValues, toRow, type Problem } from './row-values';
 import { slotSpecs, type RowsQuery } from './rows.query';
 import type { TablesService } from './tables.service';
 
@@ -138,10 +138,11 @@ export class RowsService {
     });
   }
 
-  async update(projectId: string, tableId: string, rowId: string, input: Record<string, unknown>) {
+  async update(projectId: string, tableId: string, rowId: string, input: Record<string, unknown>, ifMatch: string | null = null) {
     return this.write(projectId, tableId, (table, changes) => {
       const previous = this.rows.get(table.seq, rowId);
       if (!previous) throw rowNotFound(rowId);
+      checkRowIfMatch(ifMatch, previous);
       const problems: Problem[] = [];
       const values = rowValues(table, input, '', problems, previous.values);
       if (problems.length) throw invalidFields(problems);
@@ -319,7 +320,8 @@ export class RowsService {
 
   /** A merged extracted row takes its new origin: the row source is then the latest file. */
   private replaceValues(table: TableRecord, previous: RowRecord, values: Record<number, unknown>, origin?: RowOrigin): RowRecord {
-    const row: RowRecord = { ...previous, ...origin, values, updated_at: Math.max(this.clock.now(), previous.updated_at) };
+    // A write always moves updated_at on, so the row's ETag changes with it.
+    const row: RowRecord = { ...previous, ...origin, values, updated_at: Math.max(this.clock.now(), previous.updated_at + 1) };
     this.rows.put(table.seq, row, slotSpecs(table), previous);
     return row;
   }

@@ -207,13 +207,12 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-col') === '1');
 
     // Another client changes the row after the grid loaded it.
-    await Bun.sleep(5);
     await api(`/v1/projects/proj_default/tables/${tableId}/rows/${rowId}`, { method: 'PATCH', body: JSON.stringify({ category: 'Outdoor' }) });
     await page.focus(`[data-row-id="${rowId}"] .cell.string:nth-of-type(3)`);
     await page.keyboard.press('Enter');
     await page.keyboard.type(' XL');
     await page.keyboard.press('Enter');
-    await waitForText('[role="alert"]', /changed elsewhere since it was loaded/);
+    await waitForText('[role="alert"]', /409 conflict: this row was changed elsewhere/);
     await shot('row-conflict');
     await clickButton(/^Reload$/);
     await page.waitForSelector('[role="grid"] [data-row-id]');

@@ -57,6 +57,24 @@ describe('row CRUD', () => {
     expectError(await app.request('GET', `${TABLES}/tbl_nope/rows/row_x`), 404, 'table_not_found');
   });
 
+  test('optimistic locking: a row carries an ETag; a stale If-Match is 409 with the current one, a fresh one updates', async () => {
+    const t = await makeTable(INVOICE);
+    const row = (await app.request('POST', `${t}/rows`, { body: { amount: 5 } })).body;
+    const read = await app.request('GET', `${t}/rows/${row.id}`);
+    const etag = read.headers.get('etag')!;
+    expect(etag).toBe(`"${row.id}.${row.updated_at}"`);
+    // Someone else writes the row: even within the same millisecond its ETag moves on.
+    const other = await app.request('PATCH', `${t}/rows/${row.id}`, { body: { vendor: 'Globex' } });
+    expect(other.headers.get('etag')).not.toBe(etag);
+    const stale = await app.request('PATCH', `${t}/rows/${row.id}`, { body: { vendor: 'Acme' }, headers: { 'if-match': etag } });
+    expectError(stale, 409, 'optimistic_lock_conflict');
+    expect(stale.headers.get('etag')).toBe(other.headers.get('etag'));
+    expect((await app.request('GET', `${t}/rows/${row.id}`)).body.vendor).toBe('Globex');
+    const fresh = await app.request('PATCH', `${t}/rows/${row.id}`, { body: { vendor: 'Acme' }, headers: { 'if-match': other.headers.get('etag')! } });
+    expect(fresh.body.vendor).toBe('Acme');
+    expect((await app.request('PATCH', `${t}/rows/${row.id}`, { body: { vendor: 'Initech' }, headers: { 'if-match': '*' } })).status).toBe(200);
+  });
+
   test('row_count is exact and data_version moves by one on every write', async () => {
     const t = await makeTable(INVOICE);
     const version = async () => (await app.request('GET', t)).body as { row_count: number; data_version: number };

@@ -1,6 +1,6 @@
 import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
-import { ApiError, api, download, query } from './api';
+import { ApiError, api, call, download, query } from './api';
 import type { Column, List, Row, Table } from './types';
 import { Alert } from './ui';
 
@@ -145,16 +145,15 @@ export function RowsGrid({ project, table, onTableChanged }: { project: string; 
     setEditing(null);
     setMessage(null);
     try {
-      // The rows API has no If-Match, so a change made elsewhere since this row was loaded is found by its updated_at.
-      const current = await api.get<Row>(`${path}/${row.id}`);
-      if (current.updated_at !== row.updated_at) {
-        setMessage({ text: 'Not saved: this row was changed elsewhere since it was loaded. Reload to see the current values, then edit again.', kind: 'conflict' });
-        return;
-      }
-      const updated = await api.patch<Row>(`${path}/${row.id}`, { [column.id]: parseInput(column, text) });
-      Object.assign(row, updated);
+      // The row's ETag is its id and updated_at as loaded: a change made elsewhere since is a 409.
+      const reply = await call<Row>('PATCH', `${path}/${row.id}`, { [column.id]: parseInput(column, text) }, { 'if-match': `"${row.id}.${row.updated_at}"` });
+      Object.assign(row, reply.body);
       setMessage({ text: `Saved ${column.name}.`, kind: 'done' });
     } catch (err) {
+      if (err instanceof ApiError && err.status === 409) {
+        setMessage({ text: '409 conflict: this row was changed elsewhere since it was loaded. Nothing was saved. Reload to see the current values, then edit again.', kind: 'conflict' });
+        return;
+      }
       setMessage({ text: err instanceof ApiError ? err.fieldMessage(column.id) ?? err.message : String(err), kind: 'error' });
     }
   };
