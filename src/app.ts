@@ -9,6 +9,7 @@ import { Gateway } from './http/gateway';
 import { columnsRoutes } from './http/columns.routes';
 import { consoleRoutes } from './http/console.routes';
 import { docsRoutes } from './http/docs.routes';
+import { keysRoutes } from './http/keys.routes';
 import { meRoutes } from './http/me.routes';
 import { rowsRoutes } from './http/rows.routes';
 import { tablesRoutes } from './http/tables.routes';
@@ -34,6 +35,7 @@ import { TablesService } from './services/tables.service';
 import { UsageService } from './services/usage.service';
 import { WebhooksService } from './services/webhooks.service';
 import { BatchesService } from './services/batches.service';
+import { KeysService } from './services/keys.service';
 import { ExtractService } from './services/extract.service';
 import { ExportsService } from './services/exports.service';
 import { SuggestService } from './services/suggest.service';
@@ -101,6 +103,7 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
     columns: new ColumnsService(tables),
     rows,
     batches: new BatchesService(store, batchesStore, files, rowsStore, tables, cursors, clock),
+    keys: new KeysService(accounts, cursors),
     extract: new ExtractService(store, batchesStore, files, tables, rows, webhooks, outbound, clock, config, log),
     exports: new ExportsService(store, new ExportsStore(store), tables, rows, clock, log, config.exportTtlMs),
     suggest: new SuggestService(config),
@@ -145,6 +148,7 @@ export function createApp(deps: AppDeps) {
     )
     .use(docsRoutes())
     .use(meRoutes(auth, services.accounts))
+    .use(keysRoutes(auth, services.keys))
     .use(tablesRoutes(auth, services.tables))
     .use(columnsRoutes(auth, services.columns, services.rows))
     .use(rowsRoutes(auth, services.rows))

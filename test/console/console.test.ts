@@ -281,6 +281,21 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     await shot('webhooks');
   }, STEP_MS);
 
+  test('creates an API key (its value shown once) and revokes it', async () => {
+    await page.goto(`${server.url}/#/keys`);
+    await page.waitForSelector('input[name="key-name"]');
+    await page.type('input[name="key-name"]', 'Reporting');
+    await page.select('select[name="key-role"]', 'read');
+    await clickButton(/^Create key$/);
+    await waitForText('[role="status"]', /New key \(shown once/);
+    const value = (await text('[role="status"] code')).trim();
+    expect((await api('/v1/me', { headers: { authorization: `ApiKey ${value}` } })).status).toBe(200);
+    await clickButton(/^Revoke Reporting/);
+    await waitForText('table[aria-label="API keys"]', /revoked/);
+    await shot('api-keys');
+    expect((await api('/v1/me', { headers: { authorization: `ApiKey ${value}` } })).status).toBe(401);
+  }, STEP_MS);
+
   test('pasted text is extracted, its batch offers downloads, and its row is deleted from the grid', async () => {
     await page.goto(`${server.url}/#/tables/${tableId}/extract`);
     await page.waitForSelector('textarea[name="text"]');

@@ -84,6 +84,8 @@ export const ROWSMITH_ADDITIONS: RegExp[] = [
   /^GET \/(healthz|readyz)$/,
   /^GET \/swagger(\/json|\/assets\/[^/]+)?$/,
   /^GET \/v1\/me$/,
+  /^(GET|POST) \/v1\/keys$/,
+  /^DELETE \/v1\/keys\/[^/]+$/,
   /^GET \/v1\/projects\/[^/]+\/exports\/[^/]+\/download$/,
   /^GET \/v1\/projects\/[^/]+\/tables\/[^/]+\/rows\/[^/]+\/source$/,
 ];

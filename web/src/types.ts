@@ -29,7 +29,7 @@ export type Row = Record<string, unknown> & { id: string; updated_at: number; co
 export type List<K extends string, T> = { count: number; hasMore: boolean; nextCursor: string | null } & { [key in K]: T[] };
 
 export interface Me {
-  key: { id: string; name: string; role: 'admin' | 'write' | 'read' };
+  key: { id: string; name: string; role: 'admin' | 'write' | 'read'; project_ids: string[] | null };
   organization: { id: string; name: string };
   projects: { id: string; name: string }[];
 }
