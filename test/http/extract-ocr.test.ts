@@ -39,6 +39,16 @@ test('a PNG of an invoice gives its line items as rows; the extraction says it w
   expect(JSON.stringify(batch)).toContain('"file_type":"image"');
 }, 60_000);
 
+test('a photo turned by 90 and by 180 degrees gives the same rows', async () => {
+  for (const quarters of [1, 2]) {
+    const id = await table();
+    const reply = await app.request('POST', `${P}/tables/${id}/extract`, { raw: form('turned.png', drawInvoice(quarters).png, 'image/png') });
+    expect({ quarters, status: reply.body.status }).toEqual({ quarters, status: 'complete' });
+    const rows = (await app.request('GET', `${P}/tables/${id}/rows?order=created_at.asc`)).body.rows;
+    expect({ quarters, rows: rows.map((r: any) => ({ item: r.item, qty: r.qty, price: r.price })) }).toEqual({ quarters, rows: EXPECTED });
+  }
+}, 90_000);
+
 test('a scanned PDF streams a progress event per page and its rows', async () => {
   const id = await table();
   const pdf = await scannedPdf(drawInvoice());
