@@ -8,6 +8,7 @@
 import * as chrono from 'chrono-node';
 import currencyCodes from 'currency-codes';
 import type { Column, Strictness } from '../store/tables.store';
+import { MONTH_NAMES } from './lexicon.data';
 import { repairOcrNumber } from './ocr/confusions';
 
 export type Coerced = { ok: true; value: unknown } | { ok: false; message: string };
@@ -165,6 +166,22 @@ export function ambiguousDate(input: unknown): boolean {
   return !!m && +m[1]! <= 12 && +m[2]! <= 12 && m[1] !== m[2];
 }
 
+const MONTHS = new Map<string, number>();
+for (const [month, names] of Object.entries(MONTH_NAMES)) for (const name of names) MONTHS.set(name, Number(month));
+
+/**
+ * A date written with its month's name in one of the lexicon's languages: "12. März 2024",
+ * "15 de marzo de 2024", "1 maja 2024", "2 févr. 2024", "March 5, 2024"; [year, month, day].
+ */
+function monthNameDate(input: string): [number, number, number] | null {
+  const s = input.toLowerCase().replace(/\b(de|del|di|den|le|the|of)\b/gu, ' ').replace(/[,.]/g, ' ').replace(/\s+/g, ' ').trim();
+  const dayFirst = /^(\d{1,2}) (\p{L}+) (\d{4})$/u.exec(s);
+  if (dayFirst && MONTHS.has(dayFirst[2]!)) return [+dayFirst[3]!, MONTHS.get(dayFirst[2]!)!, +dayFirst[1]!];
+  const monthFirst = /^(\p{L}+) (\d{1,2}) (\d{4})$/u.exec(s);
+  if (monthFirst && MONTHS.has(monthFirst[1]!)) return [+monthFirst[3]!, MONTHS.get(monthFirst[1]!)!, +monthFirst[2]!];
+  return null;
+}
+
 export function parseHumanDate(input: string, guess: boolean, hints: ValueHints = {}): DateParse {
   const s = input.trim();
   const iso = ISO_DATE.exec(s);
@@ -189,6 +206,8 @@ export function parseHumanDate(input: string, guess: boolean, hints: ValueHints 
     }
     return dayFirst || monthFirst ? { value: (dayFirst ?? monthFirst)! } : null;
   }
+  const written = monthNameDate(s);
+  if (written) return validDate(...written) ? { value: ymd(...written) } : null;
   const [result] = chrono.parse(s, new Date(Date.UTC(2000, 0, 1)), { forwardDate: false });
   if (!result || result.text.length < s.replace(/[.,\s]+$/, '').length * 0.6) return null;
   const start = result.start;
