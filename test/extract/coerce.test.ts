@@ -55,7 +55,7 @@ describe('human dates', () => {
     for (const [text, iso] of [
       ['12. März 2024', '2024-03-12'], ['3 janvier 2024', '2024-01-03'], ['15 de marzo de 2024', '2024-03-15'], ['1 maja 2024', '2024-05-01'],
       ['5 ottobre 2024', '2024-10-05'], ['7 mei 2024', '2024-05-07'], ['9 de setembro de 2024', '2024-09-09'], ['2 févr. 2024', '2024-02-02'],
-    ]) expect({ text, parsed: parseHumanDate(text!, false) }).toEqual({ text, parsed: { value: iso } });
+    ] as const) expect({ text, parsed: parseHumanDate(text, false) }).toEqual({ text, parsed: { value: iso } });
     expect(parseHumanDate('31. Februar 2024', false)).toBeNull();
   });
 
