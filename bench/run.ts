@@ -7,6 +7,8 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   corpus: () => import('./corpus'),
   pdf: () => import('./pdf'),
   ocr: () => import('./ocr'),
+  fuzz: () => import('./fuzz'),
+  crash: () => import('./crash'),
   console: () => import('./console'),
 };
 

@@ -54,6 +54,29 @@ function urlencodedForm(bytes: Uint8Array): FormData {
   return form;
 }
 
+/**
+ * No request of the API nests anywhere near this deep; a deeper body costs time and memory that
+ * grow with the square of its depth when validation reports it (the reported value is indented).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether JSON text nests arrays and objects deeper than `limit`, in one pass (strings skipped). */
+export function nestingExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 export function jsonBody(maxBodyBytes: number, maxUploadBytes: number) {
   return new Elysia({ name: 'json-body' }).onParse({ as: 'global' }, async ({ request, contentType }) => {
     const upload = UPLOAD_ROUTE.test(new URL(request.url).pathname);
@@ -75,8 +98,14 @@ export function jsonBody(maxBodyBytes: number, maxUploadBytes: number) {
       const hint = upload ? 'application/json, multipart/form-data or application/x-www-form-urlencoded' : 'application/json';
       throw new ApiError(415, 'unsupported_media_type', `Send the request body as ${hint}`);
     }
+    const text = new TextDecoder().decode(bytes);
+    if (nestingExceeds(text, MAX_JSON_DEPTH)) {
+      throw new ApiError(400, 'invalid_input', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`, {
+        body: [{ error_key: 'too_deep', message: `nested deeper than ${MAX_JSON_DEPTH} levels`, path: 'body' }],
+      });
+    }
     try {
-      return JSON.parse(new TextDecoder().decode(bytes));
+      return JSON.parse(text);
     } catch {
       throw new ApiError(400, 'invalid_input', 'The request body is not valid JSON', {
         body: [{ error_key: 'invalid_json', message: 'not valid JSON', path: 'body' }],

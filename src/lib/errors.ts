@@ -82,11 +82,13 @@ export class ApiError extends Error {
 
 /** Builds a 400 invalid_input whose `fields` name each bad path. */
 export function invalidInput(message: string, problems: Array<{ path: string; message: string; error_key?: string }> = []): ApiError {
-  const fields: FieldErrors = {};
+  // A Map, not an object: paths come from the client's keys, and `constructor` or `__proto__` would hit Object's own.
+  const byPath = new Map<string, FieldErrors[string]>();
   for (const p of problems) {
-    (fields[p.path] ??= []).push({ error_key: p.error_key ?? 'invalid', message: p.message, path: p.path });
+    if (!byPath.has(p.path)) byPath.set(p.path, []);
+    byPath.get(p.path)!.push({ error_key: p.error_key ?? 'invalid', message: p.message, path: p.path });
   }
-  return new ApiError(400, 'invalid_input', message, fields);
+  return new ApiError(400, 'invalid_input', message, Object.fromEntries(byPath));
 }
 
 /** A 400 invalid_input naming every problem, its message taken from the first. */

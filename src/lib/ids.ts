@@ -37,6 +37,9 @@ export type IdPrefix =
   | 'org' | 'proj' | 'key' | 'tbl' | 'row' | 'whook' | 'whdlv' | 'msg'
   | 'batch' | 'extr' | 'exprt' | 'ttmpl' | 'req';
 
+/** Longer than any id this service makes or accepts, and short enough to be an LMDB key in any index. */
+export const MAX_ID_LENGTH = 512;
+
 export function newId(prefix: IdPrefix, time?: number): string {
   return `${prefix}_${ulid(time)}`;
 }

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+import { ApiError } from '../lib/errors';
 
 /** Every sub-database the service uses; adding one here is all a new store module needs. */
 const SUB_DATABASES = [
@@ -86,7 +87,22 @@ export class Store {
    */
   transaction<T>(fn: () => T): Promise<T> {
     if (this.inWrite) return Promise.resolve(fn());
-    return this.env.transaction(() => this.inside(fn));
+    return this.env
+      .transaction(() => {
+        const result = this.inside(fn);
+        // The puts inside return lmdb's shared commit promise, which no one awaits; a failed commit
+        // (a full disk) would reject it unhandled and end the process. The failure reaches the
+        // caller through this transaction's own promise.
+        this.env.committed.then(undefined, () => undefined);
+        return result;
+      })
+      .catch((error: unknown) => {
+        const failure = storageFailure(error);
+        if (!failure) throw error;
+        // lmdb's read cache keeps the records of the commit that failed; reads must see the store.
+        for (const name of CACHED) (this.dbs.get(name as SubDatabaseName) as unknown as { cache?: { clear(): void } }).cache?.clear();
+        throw failure;
+      });
   }
 
   /** Blocking variant for the rare callers (start-up, CLI) that must not yield. */
@@ -127,6 +143,23 @@ export function recordsUnder<V>(index: Database<unknown, [string, string]>, reco
     if (record !== undefined) out.push(record);
   }
   return out;
+}
+
+/**
+ * A commit the disk refused (full, or failing): nothing of it was kept, so the client may retry
+ * once space returns. lmdb rejects one shared `commitError` promise besides the transaction's own;
+ * left unhandled, that rejection would end the process, so it is marked handled here.
+ */
+function storageFailure(error: unknown): ApiError | null {
+  const commitError = (error as { commitError?: Promise<unknown> } | null)?.commitError;
+  if (!(commitError instanceof Promise)) return null;
+  commitError.catch(() => undefined);
+  return storageFull();
+}
+
+/** The answer to a write the disk refused: a passing condition, so 503 with a time to retry. */
+export function storageFull(): ApiError {
+  return new ApiError(503, 'service_unavailable', 'The server could not write to its storage (the disk may be full); nothing of this request was kept, retry later', {}, { 'Retry-After': '30' });
 }
 
 export function openStore(dataDir: string): Store {

@@ -4,8 +4,12 @@
  * leaves half a file under its real name.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { storageFull } from './db';
+
+/** Errors of a filesystem with no room left (or no quota). */
+const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
 
 export interface StoredFile {
   /** `files/<first two hex digits>/<sha256>`, relative to DATA_DIR. */
@@ -29,7 +33,12 @@ export class FilesStore {
     if (!existsSync(path)) {
       mkdirSync(dirname(path), { recursive: true });
       const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-      writeFileSync(temp, bytes, { flush: true });
+      try {
+        writeFileSync(temp, bytes, { flush: true });
+      } catch (error) {
+        rmSync(temp, { force: true });
+        throw NO_SPACE.has((error as NodeJS.ErrnoException).code ?? '') ? storageFull() : error;
+      }
       renameSync(temp, path);
     }
     return { key, checksum, size: bytes.byteLength };

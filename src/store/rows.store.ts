@@ -5,6 +5,7 @@
  * Row writes and their index entries always change together inside one transaction.
  */
 import * as lmdb from 'lmdb';
+import { MAX_ID_LENGTH } from '../lib/ids';
 import type { Store } from './db';
 
 export type IndexValue = null | boolean | number | string;
@@ -75,6 +76,8 @@ export class RowsStore {
   }
 
   get(seq: number, rowId: string): RowRecord | undefined {
+    // No row id is this long, and LMDB throws on a key past its size limit.
+    if (rowId.length > MAX_ID_LENGTH) return undefined;
     return this.rows.get([seq, rowId]);
   }
 
