@@ -1,9 +1,11 @@
 /** DOCX through mammoth: its tables as HTML tables, and its text outside them for document fields. */
 import mammoth from 'mammoth';
 import { UnreadableDocument, type RecordGroup, type SourceDocument, type TableCandidate } from '../document';
+import { checkArchive } from '../limits';
 import { readHtml } from './html';
 
 export async function readDocx(doc: SourceDocument): Promise<{ tables: TableCandidate[]; groups: RecordGroup[]; text: string; rest: string }> {
+  checkArchive(doc.bytes, 'DOCX document');
   const buffer = Buffer.from(doc.bytes);
   let html: string;
   let text: string;

@@ -5,6 +5,7 @@
 import { parse, type HTMLElement } from 'node-html-parser';
 import { decodeText, type Cell, type RecordGroup, type SourceDocument, type TableCandidate } from '../document';
 import { textTables } from '../keyvalue';
+import { checkHtmlDepth } from '../limits';
 
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -82,6 +83,7 @@ export interface HtmlPage {
 }
 
 export function parseHtml(html: string): HtmlPage {
+  checkHtmlDepth(html);
   const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false } });
   // structuredText breaks lines at blocks only, so each <br> becomes an empty block.
   for (const br of root.querySelectorAll('br')) br.replaceWith(parse('<div></div>'));

@@ -1,6 +1,7 @@
 /** XLSX through exceljs: every sheet's tables (cut at blank rows); dates stay dates, formulas give their results. */
 import ExcelJS from 'exceljs';
 import { UnreadableDocument, type SourceDocument, type TableCandidate } from '../document';
+import { checkArchive } from '../limits';
 import { splitBlocks, type Cell } from '../tables';
 
 function cellValue(value: ExcelJS.CellValue): Cell {
@@ -15,6 +16,7 @@ function cellValue(value: ExcelJS.CellValue): Cell {
 }
 
 export async function readXlsx(doc: SourceDocument): Promise<TableCandidate[]> {
+  checkArchive(doc.bytes, 'XLSX workbook');
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(doc.bytes as unknown as ArrayBuffer);
