@@ -224,8 +224,6 @@ interface Plan {
   signature: string;
   matches: FieldMatch[];
   records: SourceRecord[];
-  /** Per record: a summary row. */
-  summary: boolean[];
   hints: Record<string, ValueHints>;
   coverage: number;
   quality: number;
@@ -335,7 +333,6 @@ function planTable(candidate: TableCandidate, columns: Column[], includeSummarie
     signature: best.labels.map((l) => l.toLowerCase()).join('|'),
     matches,
     records: rows.map((r) => recordOf(r, width)),
-    summary: rows.map((r) => r.summary),
     hints,
     coverage: coverageOf(matches, columns),
     quality: candidate.quality ?? 1,
@@ -369,7 +366,6 @@ function planGroup(group: RecordGroup, columns: Column[], defaults: ValueHints):
     signature: keys.join('|').toLowerCase(),
     matches,
     records: keep,
-    summary: keep.map(() => false),
     hints: hintsOf(matches, fields, defaults),
     coverage: coverageOf(matches, columns),
     quality: 1,
@@ -436,7 +432,7 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
   const rank = (p: Plan) => p.coverage + 0.01 * contextOverlap(p.context, wanted);
   plans.sort((a, b) => rank(b) - rank(a) || b.records.length - a.records.length);
   const best = plans[0];
-  // One record in the best plan that the document's fields cover better: the fields are the row.
+  // When the document's fields cover the columns better than any table, they are the one row.
   if (!best || (fieldsCoverage > best.coverage && fieldColumns.length > 0)) {
     if (fieldColumns.length === 0) return [];
     const matches = fieldColumns.map((c) => ({ column: c, field: c.id, score: fieldValues.scores[c.id] ?? 0.5 }));
