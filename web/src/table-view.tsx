@@ -20,12 +20,14 @@ export function TableView({ project, tableId, tab }: { project: string; tableId:
   const [etag, setEtag] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [version, setVersion] = useState(0);
-  const load = () =>
+  // The grid refreshes the table (its row count) after its own writes without being rebuilt, so
+  // its messages and scroll position stay; any other reload rebuilds it.
+  const load = (rebuildGrid = true) =>
     call<Table>('GET', path)
       .then(({ body, etag }) => {
         setTable(body);
         setEtag(etag);
-        setVersion((v) => v + 1);
+        if (rebuildGrid) setVersion((v) => v + 1);
       })
       .catch(setError);
   useEffect(() => {
@@ -49,15 +51,15 @@ export function TableView({ project, tableId, tab }: { project: string; tableId:
         ))}
       </nav>
       {tabName === 'extract' ? (
-        <ExtractPanel project={project} table={table} onDone={load} />
+        <ExtractPanel project={project} table={table} onDone={() => load()} />
       ) : tabName === 'columns' ? (
-        <ColumnsPanel path={path} table={table} etag={etag} onChanged={(t, e) => { setTable(t); setEtag(e); }} onReload={load} />
+        <ColumnsPanel path={path} table={table} etag={etag} onChanged={(t, e) => { setTable(t); setEtag(e); }} onReload={() => load()} />
       ) : tabName === 'batches' ? (
         <BatchesPanel project={project} table={table} selected={location.hash.split('/')[4]} />
       ) : tabName === 'export' ? (
         <ExportPanel project={project} table={table} />
       ) : (
-        <RowsGrid key={version} project={project} table={table} onTableChanged={load} />
+        <RowsGrid key={version} project={project} table={table} onTableChanged={() => load(false)} />
       )}
     </section>
   );
