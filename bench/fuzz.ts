@@ -12,14 +12,16 @@ import { machine, printTable, startRowsmith } from './lib';
 const KEY = 'bench-fuzz-admin-key-0123456789';
 const REQUEST_TIMEOUT_MS = 10_000;
 
-function rssMb(pid: number): number {
+/** A figure of /proc/<pid>/status in MB: VmRSS (everything resident) or RssAnon (the process's own, without the mapped store). */
+function statusMb(pid: number, field: 'VmRSS' | 'RssAnon'): number {
   try {
     const status = require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8') as string;
-    return Math.round(Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) / 1024);
+    return Math.round(Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024);
   } catch {
     return 0;
   }
 }
+const rssMb = (pid: number) => statusMb(pid, 'VmRSS');
 
 /** A client that declares a body and sends it a byte a second: the server must answer 408 in time. */
 function slowClient(port: number, deadlineMs: number): Promise<{ status: number; ms: number }> {
@@ -73,7 +75,11 @@ export async function run(): Promise<void> {
   });
   const pid = server.proc.pid;
   let peakRss = rssMb(pid);
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(pid))), 500);
+  let peakOwn = statusMb(pid, 'RssAnon');
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, rssMb(pid));
+    peakOwn = Math.max(peakOwn, statusMb(pid, 'RssAnon'));
+  }, 500);
   try {
     const send = (request: Request) => fetch(request);
     const document = await (await fetch(`${server.url}/swagger/json`)).json();
@@ -122,7 +128,8 @@ export async function run(): Promise<void> {
       { figure: '4xx without the error envelope (from rowsmith)', value: report.failures.filter((f) => f.problem.startsWith('4xx')).length - (report.statuses[431] ?? 0) },
       { figure: "431 from Bun's HTTP parser (URL over its limit, before rowsmith runs)", value: report.statuses[431] ?? 0 },
       { figure: 'slowest answer ms', value: Math.round(report.slowestMs) },
-      { figure: 'server peak RSS MB', value: peakRss },
+      { figure: 'server peak RSS MB (with the mapped store file)', value: peakRss },
+      { figure: "server peak own memory MB (RssAnon: heap, workers' too)", value: peakOwn },
       { figure: 'slow clients answered 408 in time', value: `${slowResults.filter((r) => r.status === 408).length} of ${slowResults.length}` },
       { figure: 'server alive at the end', value: alive ? 'yes' : 'NO' },
       { figure: 'untouched table identical at the end', value: intact ? 'yes' : 'NO' },

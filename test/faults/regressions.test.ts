@@ -78,3 +78,27 @@ describe('a body key named like an Object property (fuzzer: {"constructor":1} wa
     });
   });
 });
+
+describe('documents that cost far more to read than their size (fuzzer: hangs of seconds to minutes)', () => {
+  const upload = (name: string, bytes: Uint8Array | string, type: string) => {
+    const form = new FormData();
+    form.append('file', new File([bytes], name, { type }));
+    return app.request('POST', `${P}/tables/${table}/extract`, { raw: form });
+  };
+
+  test('a one-line CSV of 2,000 columns is answered at once (the assignment was cubic in the columns)', async () => {
+    const started = performance.now();
+    const reply = await upload('wide.csv', `${Array.from({ length: 2000 }, (_, i) => i).join(',')}\n`, 'text/csv');
+    expect(reply.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  test('a DOCX that inflates a hundredfold and HTML nested 50,000 deep fail their files with the reason', async () => {
+    const { zip } = await import('./fuzzer');
+    const bomb = zip({ 'word/document.xml': '<w:p><w:r><w:t>0</w:t></w:r></w:p>'.repeat(300_000) });
+    const docx = await upload('bomb.docx', bomb, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    expect(docx.body.files[0].error).toContain('decompression bomb');
+    const html = await upload('deep.html', `<html><body>${'<div>'.repeat(50_000)}x${'</div>'.repeat(50_000)}</body></html>`, 'text/html');
+    expect(html.body.files[0].error).toContain('more than 2000 deep');
+  });
+});
