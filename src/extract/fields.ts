@@ -48,7 +48,7 @@ export function linesFromText(text: string): TextLine[] {
 
 /**
  * The rows of a document's tables as lines, for the key/value tables of invoices and forms
- * ("Restaurant | Docling", "Subtotal | 573.00"): one line per row, one segment per cell, x in
+ * ("Shop | Corner Store", "Subtotal | 12.00"): one line per row, one segment per cell, x in
  * characters. Each table gets a page of its own after the document's pages, so that its rows
  * never pass for the letterhead at the top of the first page.
  */
@@ -268,7 +268,7 @@ const STAND_INS: Record<string, Array<[string, number]>> = {
 interface Want {
   column: Column;
   concept: string | null;
-  /** The column's own words, for labels outside the lexicon ("Salesperson"). */
+  /** The column's own words, for labels outside the lexicon ("Sales rep"). */
   labels: string[];
   memo: Map<string, number>;
   /** Concepts a label must name, or words it must share, to match at all. */
@@ -629,13 +629,13 @@ function labeledCandidates(layout: Layout, want: Want): Candidate[] {
     labelled.push({ value: v.value, score: match * pair.placement * v.fit, line: pair.line, amount: v.amount, label: listKey(pair.label) });
   }
   // The column's own words at the start of a segment, its value after them with no colon or gap
-  // ("Seating 13"): labels outside the lexicon that the pairs could not cut off.
+  // ("Locker 13"): labels outside the lexicon that the pairs could not cut off.
   const prefixed: Array<Candidate & { label: string }> = [];
   const own = new Set(want.labels.map(normalizeLabel).filter(Boolean));
   for (const row of layout.segs) {
     for (const seg of row) {
       for (const { label, value } of prefixesOf(seg)) {
-        // A value starts like one: "Seating 13", not "Title of each class".
+        // A value starts like one: "Locker 13", not "Name of the product line".
         if (!own.has(label) || !/^[\p{Lu}\p{N}$€£¥#(+-]/u.test(value)) continue;
         const v = valueFor(layout, want, value);
         if (v) prefixed.push({ value: v.value, score: 0.7 * v.fit, line: seg.line, amount: v.amount, label });
@@ -646,7 +646,7 @@ function labeledCandidates(layout: Layout, want: Want): Candidate[] {
   return [...withoutListLabels(labelled, amounts ? Infinity : 3), ...withoutListLabels(prefixed, 2)];
 }
 
-/** A label without its numbering ("Item 1A." and "Item 2." are both "item"). */
+/** A label without its numbering ("Step 1B." and "Step 2." are both "step"). */
 const listKey = (label: string) =>
   normalizeLabel(label)
     .split(' ')
@@ -654,7 +654,7 @@ const listKey = (label: string) =>
     .join(' ');
 
 /**
- * A label that heads many lines with different values ("Item 1.", "Item 2.", "Item 3.") starts
+ * A label that heads many lines with different values ("Step 1.", "Step 2.", "Step 3.") starts
  * the rows of a list, not one field: its candidates are dropped.
  */
 function withoutListLabels<T extends Candidate & { label: string }>(cands: T[], limit: number): Candidate[] {

@@ -246,7 +246,7 @@ function computeConcepts(text: string): ConceptHit[] {
         else if (term.core.every((t) => present.has(t))) score = 0.45 + 0.35 * coverage;
         else continue;
         if (coverage >= 1 && split) score = 0.95;
-        // English compounds name their head last ("Merchant phone" is a phone): ties go to it.
+        // English compounds name their head last ("Supplier phone" is a phone): ties go to it.
         else if (coverage < 1 && core.at(-1) === term.core.at(-1)) score += 0.01;
         raise(term.concept, Math.min(score, 1));
       }

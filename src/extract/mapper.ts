@@ -98,7 +98,7 @@ export interface FieldMatch {
 const MIN_SCORE = 0.45;
 const GROUP_WORDS = /\b(group|section|heading|category|part|class|chapter|segment|row above|header row)\b/i;
 
-/** Most values start with the column's name ("Item 1A." under a column named Item). */
+/** Most values start with the column's name ("Room 12B" under a column named Room). */
 function valuesNameColumn(column: Column, values: unknown[]): boolean {
   const name = column.name.trim().toLowerCase();
   if (name.length < 2 || values.length === 0) return false;
@@ -118,8 +118,8 @@ function pairScore(column: Column, field: Field, values: unknown[], hints: Value
   if (field.group) {
     if ((column.type !== 'string' && column.type !== 'text') || values.length === 0) return 0;
     const named = GROUP_WORDS.test(`${column.name} ${column.description ?? ''} ${column.instruction ?? ''}`);
-    // Group rows sit in the first column, so its header may name them ("System organ class" over
-    // class rows and the reactions under them): a column asking for groups takes that name first.
+    // Group rows sit in the first column, so its header may name them ("Region" over region rows
+    // and the cities under them): a column asking for groups takes that name first.
     const header = field.label ? nameScore(column, field.label) : 0;
     return Math.max(named ? 0.7 : 0.32, header >= MIN_SCORE ? header * 0.98 + (named ? 0.05 : 0) : 0);
   }
@@ -127,7 +127,7 @@ function pairScore(column: Column, field: Field, values: unknown[], hints: Value
   const f = fit(column, values, hints);
   const name = field.label ? nameScore(column, field.label) : 0;
   const named = name >= MIN_SCORE ? name * (0.4 + 0.6 * f) : 0;
-  // A label that names no column ("In millions of CHF" over the row labels) still offers its values.
+  // A label that names no column ("Amounts in thousands" over the row labels) still offers its values.
   return named >= MIN_SCORE ? named : valueScore(column, values, f) * (field.label ? 0.9 : 1);
 }
 
@@ -477,8 +477,8 @@ const TEXT_TYPES = new Set(['string', 'text']);
 const SUB_SCORE = 0.75;
 
 /**
- * Labelled sub-fields printed inside the cells of text columns ("Art-Nr: TB100", "4012345001235
- * (GTIN)", "(Runtime: 98 min)") fill the columns they name that no table column filled, and leave
+ * Labelled sub-fields printed inside the cells of text columns ("Art-Nr: DL-22", "4006381333931
+ * (EAN)", "(Duration: 90 min)") fill the columns they name that no table column filled, and leave
  * the cell's own text; a sub-field naming the cell's own column is its value.
  */
 function withSubFields(plan: Plan, columns: Column[], taken: Set<string>): Plan {

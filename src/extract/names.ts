@@ -101,8 +101,8 @@ function overlap(a: string[], b: string[]): number {
 const phrase = (text: string) => words(text).join(' ');
 
 /**
- * A description that names the document's header in so many words ("Price", "Amount column (a
- * quantity)", "header: Sales (CHF m)") says which header the column wants, above any synonym: 1
+ * A description that names the document's header in so many words ("Price", "Amount column (the
+ * pieces)", "header: Revenue (EUR k)") says which header the column wants, above any synonym: 1
  * when it is the header, 0.97 when it opens with it, 0.9 when it quotes it; 0 otherwise.
  */
 function descriptionNames(description: string | null | undefined, field: string): number {

@@ -10,7 +10,7 @@ import type { TextLine } from './layout/page';
 import { isSummaryLabel } from './tables';
 
 const AMOUNT = String.raw`[-−]?\s?(?:[$€£]\s?)?[-−]?\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})(?:\s?[$€£])?-?`;
-/** "AUDIO-5521 1 @ $349.99", "2 x 3,50", "Qty 3 @ 12.99". */
+/** "HX-2040 1 @ $19.99", "2 x 3,50", "Qty 3 @ 12.99". */
 const QTY_AT_PRICE = new RegExp(String.raw`^(?:(\S*\d\S*)\s+)?(\d+(?:[.,]\d+)?)\s*(?:@|x|×)\s*(${AMOUNT})(?:\s+(${AMOUNT}))?$`, 'iu');
 const AMOUNT_ONLY = new RegExp(String.raw`^(${AMOUNT})$`, 'u');
 const LABELLED_AMOUNT = new RegExp(String.raw`^(\p{L}[\p{L} .'/-]{1,40}?)\s+(${AMOUNT})$`, 'u');

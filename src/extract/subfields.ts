@@ -1,7 +1,7 @@
 /**
- * Sub-fields inside a cell: invoices print an item's article number, GTIN or gross price on small
- * lines under its description ("Trennblätter A4 / Art-Nr: TB100 / 4012345001235 (GTIN)"), tables
- * put a runtime in parentheses after a title ("Winter Gala (Runtime: 98 min)"). Such a part is a
+ * Sub-fields inside a cell: invoices print an item's article number, EAN or gross price on small
+ * lines under its description ("Desk lamp / Art-Nr: DL-22 / 4006381333931 (EAN)"), tables put a
+ * duration in parentheses after a title ("Spring concert (Duration: 90 min)"). Such a part is a
  * labelled value, `Label: value`, `(Label: value)` or `value (Label)`, whose value is a number or a
  * code. What is left of the cell is its text.
  */

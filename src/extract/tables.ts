@@ -118,7 +118,7 @@ export interface TableRow {
   /** The row's index in the grid. */
   index: number;
   cells: Cell[];
-  /** The group row above it ("PART I", a section heading), carried down; null without one. */
+  /** The group row above it ("SECTION A", a section heading), carried down; null without one. */
   group: string | null;
   summary: boolean;
 }

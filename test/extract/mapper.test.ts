@@ -93,11 +93,11 @@ describe('header rows', () => {
 
 describe('columns without labels, group rows and summary rows', () => {
   test('a column without a header is taken by its values, in column order among equals', () => {
-    const grid = [['PART I', '', ''], ['Item 1.', 'Business', '4'], ['Item 1A.', 'Risk Factors', '9']];
-    const cols = [col('part', 'Part', 'string', { description: 'the group row above' }), col('item', 'Item'), col('title', 'Title'), col('page', 'Page', 'number')];
+    const grid = [['SECTION A', '', ''], ['Step 1.', 'Unpacking', '4'], ['Step 1B.', 'Safety checks', '9']];
+    const cols = [col('part', 'Section', 'string', { description: 'the group row above' }), col('item', 'Step'), col('title', 'Title'), col('page', 'Page', 'number')];
     expect(values(mapDocument({ tables: [table(grid)], groups: [] }, cols, 'balanced'))).toEqual([
-      { part: 'PART I', item: 'Item 1.', title: 'Business', page: 4 },
-      { part: 'PART I', item: 'Item 1A.', title: 'Risk Factors', page: 9 },
+      { part: 'SECTION A', item: 'Step 1.', title: 'Unpacking', page: 4 },
+      { part: 'SECTION A', item: 'Step 1B.', title: 'Safety checks', page: 9 },
     ]);
   });
 
@@ -124,10 +124,10 @@ describe('columns without labels, group rows and summary rows', () => {
 
 describe('names', () => {
   test("a column's description that names the header in so many words beats a synonym", () => {
-    const cols = [col('qty', 'Quantity', 'number', { description: 'Amount column (a quantity)' }), col('total', 'Line total', 'number', { description: 'Total' })];
+    const cols = [col('qty', 'Quantity', 'number', { description: 'Amount column (the pieces)' }), col('total', 'Line total', 'number', { description: 'Total' })];
     const grid = [['Amount', 'Product', 'Total'], ['400', 'Balloons', '316.00']];
     expect(values(mapDocument({ tables: [table(grid)], groups: [] }, cols, 'balanced'))).toEqual([{ qty: 400, total: 316 }]);
-    expect(nameScore(col('s', 'Sales', 'number', { description: 'Sales in millions (header: Sales (CHF m))' }), 'Sales (CHF m)')).toBeGreaterThanOrEqual(0.97);
+    expect(nameScore(col('s', 'Revenue', 'number', { description: 'Revenue in thousands (header: Revenue (EUR k))' }), 'Revenue (EUR k)')).toBeGreaterThanOrEqual(0.97);
   });
 });
 

@@ -26,7 +26,7 @@ describe('splitting a cell', () => {
   });
 
   test('words after a colon, labels nobody knows, and parentheses without a label stay text', () => {
-    for (const text of ['Design (hours): Of a sample invoice', 'Screws M4 (pack of 100)', 'Note: call before noon', 'Ratio 3:2 frame']) {
+    for (const text of ['Consulting (days): For the spring workshop', 'Screws M4 (pack of 100)', 'Note: call before noon', 'Ratio 3:2 frame']) {
       expect(splitSubFields(text, none)).toEqual({ main: text, parts: [] });
     }
   });
