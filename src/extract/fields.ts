@@ -9,6 +9,7 @@
  */
 import type { Column } from '../store/tables.store';
 import { currencyIn, parseHumanNumber } from './coerce';
+import { cellText } from './tables';
 import type { TextLine } from './layout/page';
 import { conceptLevel, conceptsOf, coreTokens, inVocabulary, isKindOf, labelSimilarity, languageOf, normalizeLabel, type ConceptHit, type Language } from './lexicon';
 import { ADDRESS_TITLES, DOCUMENT_TITLES, DUE_PHRASES, LEGAL_FORMS, MONTH_NAMES, PLACE_DATE_WORDS } from './lexicon.data';
@@ -72,11 +73,6 @@ export function tableLines(tables: Array<{ grid: unknown[][] }>, firstPage = 10_
   return out;
 }
 
-function cellText(cell: unknown): string {
-  if (cell === null || cell === undefined) return '';
-  if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? '' : cell.toISOString().slice(0, 10);
-  return String(cell).replace(/\s+/g, ' ').trim();
-}
 
 // ---------------------------------------------------------------- values in text
 

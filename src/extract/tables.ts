@@ -14,7 +14,12 @@ export function isEmpty(cell: Cell): boolean {
   return cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
 }
 
-export const cellText = (cell: Cell): string => (isEmpty(cell) ? '' : cell instanceof Date ? cell.toISOString().slice(0, 10) : String(cell).replace(/\s+/g, ' ').trim());
+/** A cell as one line of text: dates as YYYY-MM-DD (an invalid date as nothing), whitespace collapsed. */
+export function cellText(cell: Cell): string {
+  if (isEmpty(cell)) return '';
+  if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? '' : cell.toISOString().slice(0, 10);
+  return String(cell).replace(/\s+/g, ' ').trim();
+}
 
 const NUMBER_LIKE = /^[\s$€£¥(+\-−]*\d[\d\s.,'%)]*[A-Z]{0,3}$/i;
 const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/;
@@ -105,13 +110,19 @@ export function stackedLabels(grid: Cell[][], start: number, depth: number, widt
 const SUMMARY_WORDS = [
   'total', 'totals', 'grand total', 'subtotal', 'sub-total', 'sub total', 'sum', 'summe', 'gesamt', 'gesamtsumme', 'gesamtbetrag',
   'zwischensumme', 'endsumme', 'totaal', 'subtotaal', 'total général', 'total general', 'sous-total', 'razem', 'suma', 'totale',
-  'subtotale', 'totale generale', 'importe total', 'montant total', 'totalt', 'summa', 'yhteensä', 'celkem', 'összesen',
+  'subtotale', 'totale generale', 'importe total', 'montant total', 'totalt', 'summa', 'yhteensä', 'celkem', 'összesen', 'sums',
+  'overall', 'insgesamt', 'somme', 'eindtotaal', 'total geral',
 ];
-const SUMMARY = new RegExp(`^(${SUMMARY_WORDS.map((w) => w.replace(/[-\s]/g, '[-\\s]?')).join('|')})(\\b|$)`, 'iu');
+/**
+ * Beside the words: any German compound of gesamt ("Gesamtpreis"), and "All" with one more word
+ * ("All states"; "All purpose flour" is a product).
+ */
+const SUMMARY_PATTERNS = ['gesamt\\p{L}*', 'all\\s+\\p{L}+$'];
+const SUMMARY = new RegExp(`^(${[...SUMMARY_WORDS.map((w) => w.replace(/[-\s]/g, '[-\\s]?')), ...SUMMARY_PATTERNS].join('|')})(\\b|$)`, 'iu');
 
 /** Whether a label starts with a summary word: "Total", "Subtotal:", "Gesamtbetrag", "Total général". */
 export function isSummaryLabel(text: string): boolean {
-  return SUMMARY.test(text.trim().replace(/^[*\s]+/, ''));
+  return SUMMARY.test(text.trim().replace(/^[^\p{L}]+/u, ''));
 }
 
 export interface TableRow {

@@ -36,6 +36,13 @@ describe('human numbers', () => {
     expect(parseHumanNumber('1 23')).toBeNull();
   });
 
+  test('in a scan, letters read in place of digits are repaired inside numbers only', () => {
+    const amount = { id: 'a', name: 'Amount', type: 'number', required: false } as Column;
+    expect(coerce('l,2O4.5O', amount, 'balanced').ok).toBe(false);
+    expect(coerce('l,2O4.5O', amount, 'balanced', { ocr: true })).toEqual({ ok: true, value: 1204.5 });
+    expect(coerce('SOLD', amount, 'balanced', { ocr: true }).ok).toBe(false);
+  });
+
   test('a unit after a number is dropped: a word after a space, or a common unit written on', () => {
     expect(parseHumanNumber('142 min')).toEqual({ value: 142 });
     expect(parseHumanNumber('3 Piece')).toEqual({ value: 3 });

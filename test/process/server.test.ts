@@ -46,7 +46,7 @@ describe('start-up', () => {
   test('a bad setting stops the process with one line naming the variable', async () => {
     for (const [name, value] of [['PORT', 'abc'], ['ROWSMITH_RATE_LIMIT_PER_SECOND', '-1'], ['ROWSMITH_LOG_REQUESTS', 'maybe'],
       ['ROWSMITH_WEBHOOK_ALLOWED_HOSTS', 'loopback, 10.0.0.0/40'], ['ROWSMITH_WEBHOOK_CA_FILE', '/nonexistent/ca.pem'],
-      ['ROWSMITH_WEBHOOK_RETRY_DELAYS_MS', '5000,soon'], ['ROWSMITH_PREBUILD', 'sometimes']] as const) {
+      ['ROWSMITH_WEBHOOK_RETRY_DELAYS_MS', '5000,soon'], ['ROWSMITH_PREBUILD', 'sometimes'], ['ROWSMITH_DATE_ORDER', 'ymd']] as const) {
       const proc = Bun.spawn([process.execPath, 'src/main.ts'], {
         env: { ...process.env, DATA_DIR: freshDir(), [name]: value },
         stdout: 'pipe',

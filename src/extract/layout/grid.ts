@@ -1,5 +1,6 @@
 /** What both table methods produce, and the rules about grids they share. */
 import type { Box } from './page';
+import { isSummaryLabel } from '../tables';
 
 export interface LayoutTable {
   page: number;
@@ -15,17 +16,9 @@ export interface LayoutTable {
   caption?: string;
 }
 
-/** Labels of summary rows in the languages rowsmith reads. */
-const SUMMARY = new RegExp(
-  '^(grand\\s+total|sub-?\\s?totals?|totals?|sum|sums|overall|all(?=\\s)|gesamt\\w*|summe|zwischensumme|endsumme|insgesamt|' +
-    'total\\s+g[ée]n[ée]ral|sous-total|somme|totale?\\b|subtotale|totaal|subtotaal|eindtotaal|razem|suma|' +
-    'subtotal|total\\s+geral|importe\\s+total|yhteensä|summa)\\b',
-  'iu',
-);
-
+/** A summary row: its first filled cell starts with a summary word (the list every format shares). */
 export function isSummaryRow(row: string[]): boolean {
-  const first = row.find((c) => c.trim())?.trim() ?? '';
-  return SUMMARY.test(first.replace(/^[^\p{L}]+/u, ''));
+  return isSummaryLabel(row.find((c) => c.trim()) ?? '');
 }
 
 /** Printed numbers as they appear in tables: amounts, percentages, codes of digits. */

@@ -6,6 +6,7 @@
 import type { Worker as TesseractWorker } from 'tesseract.js';
 import type { Box } from '../layout/page';
 import { blankLines, encodePgm, enlarge, erase, findRules, normaliseBackground, rotateBoxes, rotateQuarters, type GreyImage } from './raster';
+import { median } from '../layout/lines';
 
 /** A recognised word, in pixels of the upright page image. */
 export interface PixelWord extends Box {
@@ -81,10 +82,6 @@ function meanConfidence(words: PixelWord[]): number {
   return chars === 0 ? 0 : sum / chars;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** A reading is better when it is more confident, counting how much text it found a little. */
 const score = (pass: Pass) => pass.confidence * Math.log2(2 + pass.words.length);

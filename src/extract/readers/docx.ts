@@ -2,7 +2,8 @@
 import mammoth from 'mammoth';
 import { UnreadableDocument, type RecordGroup, type SourceDocument, type TableCandidate } from '../document';
 import { checkArchive } from '../limits';
-import { readHtml } from './html';
+import { textTables } from '../keyvalue';
+import { parseHtml } from './html';
 
 export async function readDocx(doc: SourceDocument): Promise<{ tables: TableCandidate[]; groups: RecordGroup[]; text: string; rest: string }> {
   checkArchive(doc.bytes, 'DOCX document');
@@ -15,6 +16,6 @@ export async function readDocx(doc: SourceDocument): Promise<{ tables: TableCand
   } catch (error) {
     throw new UnreadableDocument(`not a readable DOCX document: ${(error as Error).message}`);
   }
-  const page = readHtml({ name: doc.name, contentType: 'text/html', bytes: new TextEncoder().encode(html) });
-  return { ...page, text };
+  const page = parseHtml(html);
+  return { tables: page.tables, groups: textTables(page.rest).groups, text, rest: page.rest };
 }
