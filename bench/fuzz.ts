@@ -7,21 +7,12 @@
 import { connect } from 'node:net';
 import { formatFailure, runFuzz, seedFixtures } from '../test/faults/fuzzer';
 import { runCli } from '../test/helpers/process';
-import { machine, printTable, startRowsmith } from './lib';
+import { machine, memoryMiB, printTable, startRowsmith } from './lib';
 
 const KEY = 'bench-fuzz-admin-key-0123456789';
 const REQUEST_TIMEOUT_MS = 10_000;
 
-/** A figure of /proc/<pid>/status in MB: VmRSS (everything resident) or RssAnon (the process's own, without the mapped store). */
-function statusMb(pid: number, field: 'VmRSS' | 'RssAnon'): number {
-  try {
-    const status = require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8') as string;
-    return Math.round(Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024);
-  } catch {
-    return 0;
-  }
-}
-const rssMb = (pid: number) => statusMb(pid, 'VmRSS');
+const rssMb = (pid: number) => memoryMiB(pid, 'VmRSS');
 
 /** A client that declares a body and sends it a byte a second: the server must answer 408 in time. */
 function slowClient(port: number, deadlineMs: number): Promise<{ status: number; ms: number }> {
@@ -75,10 +66,10 @@ export async function run(): Promise<void> {
   });
   const pid = server.proc.pid;
   let peakRss = rssMb(pid);
-  let peakOwn = statusMb(pid, 'RssAnon');
+  let peakOwn = memoryMiB(pid, 'RssAnon');
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, rssMb(pid));
-    peakOwn = Math.max(peakOwn, statusMb(pid, 'RssAnon'));
+    peakOwn = Math.max(peakOwn, memoryMiB(pid, 'RssAnon'));
   }, 500);
   try {
     const send = (request: Request) => fetch(request);

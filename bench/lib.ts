@@ -1,5 +1,5 @@
 /** Shared benchmark helpers: child servers on free ports, latency percentiles, throughput. */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -79,6 +79,19 @@ export async function startHelloWorld(): Promise<Child> {
       await proc.exited;
     },
   };
+}
+
+/**
+ * A memory figure of a process in MiB, from /proc/<pid>/status: VmRSS (all it has resident),
+ * RssAnon (its own: heap, stacks, worker threads) or RssFile (mapped files: the LMDB store); 0 once it has exited.
+ */
+export function memoryMiB(pid: number, field: 'VmRSS' | 'RssAnon' | 'RssFile'): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -6,9 +6,8 @@
  * pages are read. Run it on a quiet machine: the recogniser takes a whole core.
  */
 import { createCanvas } from '@napi-rs/canvas';
-import { readFileSync } from 'node:fs';
 import { PDFDocument } from 'pdf-lib';
-import { machine, percentile, printTable, startRowsmith } from './lib';
+import { machine, memoryMiB, percentile, printTable, startRowsmith } from './lib';
 
 const KEY = 'bench-ocr-key-0123456789abcdef';
 const P = '/v1/projects/proj_default';
@@ -52,7 +51,6 @@ async function scannedPdf(pages: number): Promise<Uint8Array> {
   return pdf.save();
 }
 
-const residentMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 export async function run(): Promise<void> {
   const server = await startRowsmith({ ROWSMITH_BOOTSTRAP_KEY: KEY, ROWSMITH_REQUEST_TIMEOUT_MS: '900000' });
@@ -63,7 +61,7 @@ export async function run(): Promise<void> {
     const table = (await json('POST', `${P}/tables`, { name: 'OCR bench', columns_json: COLUMNS })).id as string;
     const seeded = await json('POST', `${P}/tables/${table}/rows/bulk`, { creates: Array.from({ length: 200 }, (_, i) => ({ item: `seed ${i}`, quantity: i, amount: i })) });
     const ids: string[] = seeded.created.map((r: { id: string }) => r.id);
-    const before = residentMiB(server.proc.pid);
+    const before = memoryMiB(server.proc.pid, 'VmRSS');
     const form = new FormData();
     form.append('file', new File([await scannedPdf(PAGES)], 'scan.pdf', { type: 'application/pdf' }));
     let peak = before;
@@ -74,7 +72,7 @@ export async function run(): Promise<void> {
       .finally(() => (running = false));
     const gets: number[] = [];
     while (running) {
-      peak = Math.max(peak, residentMiB(server.proc.pid));
+      peak = Math.max(peak, memoryMiB(server.proc.pid, 'VmRSS'));
       const t0 = performance.now();
       await (await fetch(`${server.url}${P}/tables/${table}/rows/${ids[gets.length % ids.length]}`, { headers })).arrayBuffer();
       gets.push(performance.now() - t0);

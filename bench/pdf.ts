@@ -5,7 +5,7 @@
  * The PDFs are drawn here with pdf-lib: a ruled invoice-line table, 45 rows a page.
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { machine, percentile, printTable, startRowsmith } from './lib';
+import { machine, memoryMiB, percentile, printTable, startRowsmith } from './lib';
 
 const KEY = 'bench-pdf-key-0123456789abcdef';
 const P = '/v1/projects/proj_default';
@@ -40,11 +40,6 @@ const COLUMNS = [
   { id: 'unit_price', name: 'Unit price', type: 'currency', currency_code: 'USD' },
   { id: 'amount', name: 'Amount', type: 'currency', currency_code: 'USD' },
 ];
-
-function ownMemoryMiB(pid: number): number {
-  const status = require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8') as string;
-  return Number(/RssAnon:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
 
 export async function run(): Promise<void> {
   const server = await startRowsmith({ ROWSMITH_BOOTSTRAP_KEY: KEY, ROWSMITH_REQUEST_TIMEOUT_MS: '600000' });
@@ -87,12 +82,12 @@ export async function run(): Promise<void> {
     const ids: string[] = (seeded.created ?? []).map((r: { id: string }) => r.id);
     if (ids.length === 0) throw new Error(`seeding rows failed: ${JSON.stringify(seeded).slice(0, 300)}`);
     const big = await tablePdf(200);
-    const before = ownMemoryMiB(server.proc.pid);
+    const before = memoryMiB(server.proc.pid, 'RssAnon');
     let peak = before;
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        peak = Math.max(peak, ownMemoryMiB(server.proc.pid));
+        peak = Math.max(peak, memoryMiB(server.proc.pid, 'RssAnon'));
         await Bun.sleep(50);
       }
     })();

@@ -3,8 +3,8 @@
  * endpoint, then measures pages, search, aggregate, distinct and GET by id over HTTP, GET by id
  * throughput against Bun's hello-world server, memory, and start-up time with the rows on disk.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { latency, machine, printTable, startHelloWorld, startRowsmith, throughput, type Child } from './lib';
+import { rmSync } from 'node:fs';
+import { latency, machine, memoryMiB, printTable, startHelloWorld, startRowsmith, throughput, type Child } from './lib';
 
 const N = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const KEY = 'bench-admin-key-0123456789abcdef';
@@ -30,8 +30,7 @@ function row(i: number) {
 
 /** Resident memory, and how much of it is the process's own (anonymous) rather than LMDB's mapped file. */
 function rss(proc: Child['proc']): string {
-  const status = readFileSync(`/proc/${proc.pid}/status`, 'utf8');
-  const mib = (name: string) => Math.round(Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)![1]) / 1024);
+  const mib = (field: 'VmRSS' | 'RssAnon' | 'RssFile') => memoryMiB(proc.pid, field);
   return `${mib('VmRSS')} MiB (own ${mib('RssAnon')} MiB, mapped store ${mib('RssFile')} MiB)`;
 }
 
