@@ -35,7 +35,10 @@ async function waitForPort(proc: ReturnType<typeof Bun.spawn>, pattern: RegExp):
 export async function startRowsmith(env: Record<string, string> = {}, dataDir?: string): Promise<Child & { dataDir: string; startedInMs: number }> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'rowsmith-bench-'));
   const started = performance.now();
-  const proc = Bun.spawn([process.execPath, join(ROOT, 'src/main.ts')], {
+  // BENCH_SERVER_CPUS pins the server to those cores (`taskset -c`), so a client on the same
+  // machine does not take the server's core.
+  const pin = process.env.BENCH_SERVER_CPUS ? ['taskset', '-c', process.env.BENCH_SERVER_CPUS] : [];
+  const proc = Bun.spawn([...pin, process.execPath, join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, ROWSMITH_LOG_REQUESTS: 'false', ROWSMITH_RATE_LIMIT_PER_SECOND: '0', ...env },
     stdout: 'pipe',
@@ -92,6 +95,28 @@ export function memoryMiB(pid: number, field: 'VmRSS' | 'RssAnon' | 'RssFile'): 
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds a process has used, from /proc/<pid>/stat (user + system). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Waits until a process has finished its background work: under 5% of a core over a whole second
+ * (at most `maxSeconds`). Returns the seconds waited.
+ */
+export async function waitIdle(pid: number, maxSeconds = 600): Promise<number> {
+  const start = performance.now();
+  let before = cpuSeconds(pid);
+  while ((performance.now() - start) / 1000 < maxSeconds) {
+    await Bun.sleep(1000);
+    const now = cpuSeconds(pid);
+    if (now - before < 0.05) break;
+    before = now;
+  }
+  return (performance.now() - start) / 1000;
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -27,6 +27,7 @@ import { createLogger, type Logger } from './lib/log';
 import { CursorCodec } from './query/cursor';
 import { AccountsService } from './services/accounts.service';
 import { ColumnsService } from './services/columns.service';
+import { RowIndex } from './services/row-index';
 import { RowsQuery } from './services/rows.query';
 import { RowsService } from './services/rows.service';
 import { IdempotencyService } from './services/idempotency.service';
@@ -46,6 +47,8 @@ import { IdempotencyStore } from './store/idempotency.store';
 import { MetaStore } from './store/meta.store';
 import { RowsStore } from './store/rows.store';
 import { BuildQueue } from './jobs/builds';
+import { IndexMerger } from './jobs/index-merge';
+import { IndexTails } from './search/index-tail';
 import { ColumnCache } from './search/column-cache';
 import { SearchIndexes } from './search/search';
 import { TablesStore } from './store/tables.store';
@@ -85,14 +88,17 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const search = new SearchIndexes(rowsStore, builds, current);
   const columnCache = new ColumnCache(rowsStore, builds, current);
   const tables = new TablesService(store, tablesStore, clock, cursors, meta, rowsStore, search, columnCache);
-  const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache);
+  const tails = new IndexTails(rowsStore);
+  const merger = new IndexMerger(store, rowsStore, tablesStore, tails, log, config.indexMergeIdleMs);
+  const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache, new RowIndex(rowsStore, tails));
   const outbound = new Outbound(config.outboundPolicy, network.resolver ?? systemResolver, config.webhookCa, `rowsmith/${VERSION}`);
   const sender = new WebhookSender(outbound, clock, config.webhookTimeoutMs);
   const webhooks = new WebhooksService(store, new WebhooksStore(store), clock, cursors, outbound, sender, config, network.random);
   const batchesStore = new BatchesStore(store);
   const files = new FilesStore(store.dataDir);
-  const rows = new RowsService(store, tables, tablesStore, rowsStore, rowsQuery, search, columnCache, clock);
+  const rows = new RowsService(store, tables, tablesStore, rowsStore, rowsQuery, search, columnCache, clock, tails, merger);
   return {
+    merger,
     meta,
     accounts,
     tables,

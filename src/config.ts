@@ -50,6 +50,8 @@ export interface Config {
   dateOrder: 'mdy' | 'dmy';
   /** Build the column cache and search index of every large table in the background at start. */
   prebuild: boolean;
+  /** How long a table goes without writes before the index entries of its bulk-loaded rows are merged. */
+  indexMergeIdleMs: number;
   /** An OpenAI-compatible chat-completions server for prose; extraction works without it. */
   llm: { baseUrl: string; model: string; apiKey: string | null; timeoutMs: number } | null;
   /** OCR languages (installed `@tesseract.js-data/*` packages), worker threads and time per page. */
@@ -175,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     dateOrder: dateOrder(env),
     exportTtlMs: int(env, 'ROWSMITH_EXPORT_TTL_HOURS', 24, 1, 24 * 365) * HOUR,
     prebuild: bool(env, 'ROWSMITH_PREBUILD', true),
+    indexMergeIdleMs: int(env, 'ROWSMITH_INDEX_MERGE_IDLE_MS', 300, 0, DAY),
     llm: llm(env),
     ocr: {
       languages: ocrLanguages(env),

@@ -56,6 +56,8 @@ const interruptedExports = await app.services.exports.recoverInterrupted();
 if (interrupted + interruptedExports) {
   console.log(`rowsmith: marked ${interrupted} batch(es) and ${interruptedExports} export(s) left unfinished by the last run as failed`);
 }
+// Tails a crash or stop left unmerged are merged in the background.
+app.services.merger.resume();
 console.log(`rowsmith: listening on http://${config.host}:${server.port} (data in ${config.dataDir})`);
 if (config.prebuild) {
   const large = app.services.rows.prebuild();
@@ -73,6 +75,7 @@ async function shutdown(signal: string): Promise<void> {
   await app.services.dispatcher.stop();
   await app.services.exports.settle();
   app.services.builds.close();
+  await app.services.merger.close();
   await closeOcr();
   await app.services.usage.flush();
   await store.close();

@@ -84,6 +84,13 @@ interface TableIndex {
   ids: Array<string | null>;
   ordinals: Map<string, number>;
   dead: number;
+  /**
+   * Ordinals given to a row with a lower id than an earlier ordinal's (a rewritten row, or one
+   * written while the build ran); every other ordinal follows id order, so hits can be listed in
+   * id order from the postings themselves.
+   */
+  late: number[];
+  maxId: string;
 }
 
 /** The rows matching a search. */
@@ -93,6 +100,11 @@ export interface SearchHits {
   has(id: string): boolean;
   /** Matching row ids, in no particular order. */
   ids(): string[];
+  /**
+   * Matching row ids in id (= creation) order, read lazily from the postings, when the index can
+   * list them so (its ordinals follow id order but for a few); undefined otherwise.
+   */
+  inOrder?(desc: boolean): Generator<string>;
 }
 
 /** Every row ordinal of some postings (an ordinal in two of them comes twice). */
@@ -103,15 +115,115 @@ function eachOrdinal(postings: Posting[], visit: (ordinal: number) => void): voi
   }
 }
 
-/** Whether a row is among the hits (its byte reached `level`): a row's current ordinal is never a tombstone. */
-function hitTest(hit: Uint8Array, level: number, ordinals: Map<string, number>): (id: string) => boolean {
-  return (id) => {
-    const o = ordinals.get(id);
-    return o !== undefined && hit[o] === level;
-  };
-}
 
 const NO_HITS: SearchHits = { size: 0, has: () => false, ids: () => [] };
+
+/** Out-of-order ordinals and postings of one term beyond which hits are not listed in id order. */
+const MAX_LATE = 256;
+const MAX_MERGED_POSTINGS = 64;
+
+/**
+ * The hits as a byte per ordinal: the number of terms matched so far, in term order, so each
+ * later term only raises the rows still in (one pass over its postings, no bitmap of its own).
+ * Few candidates are also listed (`found`, each once, tombstones left out).
+ */
+function markHits(ids: Array<string | null>, first: { postings: Posting[]; total: number }, others: Array<{ postings: Posting[] }>) {
+  const hit = new Uint8Array(ids.length);
+  let level = 1;
+  let size = 0;
+  eachOrdinal(first.postings, (o) => {
+    if (hit[o] === 0) {
+      hit[o] = 1;
+      size++;
+    }
+  });
+  for (const other of others) {
+    const [from, to] = [level, level + 1];
+    size = 0;
+    eachOrdinal(other.postings, (o) => {
+      if (hit[o] === from) {
+        hit[o] = to;
+        size++;
+      }
+    });
+    level = to;
+  }
+  let found: number[] | null = null;
+  if (first.total * 8 < ids.length) {
+    found = [];
+    const [final, taken] = [level, level + 1];
+    eachOrdinal(first.postings, (o) => {
+      if (hit[o] !== final) return;
+      hit[o] = taken;
+      if (ids[o] !== null) found!.push(o);
+    });
+    // Tombstones may stay marked taken: no current row id has their ordinal.
+    for (const o of found) hit[o] = final;
+  }
+  return { hit, level, size, found };
+}
+
+/** Whether some posting holds an ordinal (postings are ascending: binary search). */
+function holds(postings: Posting[], o: number): boolean {
+  for (const p of postings) {
+    if (typeof p === 'number') {
+      if (p === o) return true;
+      continue;
+    }
+    let lo = 0;
+    let hi = p.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = p[mid]!;
+      if (v === o) return true;
+      if (v < o) lo = mid + 1;
+      else hi = mid - 1;
+    }
+  }
+  return false;
+}
+
+/** The ordinals of some postings, each once, descending or ascending (a merge from their ends). */
+function* unionInOrder(postings: Posting[], desc: boolean): Generator<number> {
+  const lists = postings.map((p) => (typeof p === 'number' ? [p] : p));
+  const at = lists.map((l) => (desc ? l.length - 1 : 0));
+  let last = -1;
+  for (;;) {
+    let best = -1;
+    for (let k = 0; k < lists.length; k++) {
+      const i = at[k]!;
+      if (i < 0 || i >= lists[k]!.length) continue;
+      const v = lists[k]![i]!;
+      if (best < 0 || (desc ? v > lists[best]![at[best]!]! : v < lists[best]![at[best]!]!)) best = k;
+    }
+    if (best < 0) return;
+    const v = lists[best]![at[best]!]!;
+    at[best] = at[best]! + (desc ? -1 : 1);
+    if (v !== last) yield v;
+    last = v;
+  }
+}
+
+/**
+ * Row ids matching every term in id order: the rarest term's ordinals in order (which follow id
+ * order), each confirmed in the other terms' postings, merged with the few late ordinals.
+ */
+function* inIdOrder(entry: TableIndex, first: Posting[], others: Posting[][], desc: boolean): Generator<string> {
+  const { ids } = entry;
+  const late = new Set(entry.late);
+  const matches = (o: number) => ids[o] !== null && holds(first, o) && others.every((p) => holds(p, o));
+  const lateIds = entry.late.filter(matches).map((o) => ids[o]!);
+  lateIds.sort();
+  if (desc) lateIds.reverse();
+  let next = 0;
+  for (const o of unionInOrder(first, desc)) {
+    const id = ids[o];
+    if (id === null || id === undefined || late.has(o) || !others.every((p) => holds(p, o))) continue;
+    while (next < lateIds.length && (desc ? lateIds[next]! > id : lateIds[next]! < id)) yield lateIds[next++]!;
+    yield id;
+  }
+  while (next < lateIds.length) yield lateIds[next++]!;
+}
 
 /** Tombstones tolerated before the postings are compacted (and then only when they outnumber live rows). */
 const COMPACT_AFTER = 1024;
@@ -140,6 +252,8 @@ export class SearchIndexes {
     const id = ownString(row.id);
     entry.ids.push(id);
     entry.ordinals.set(id, ordinal);
+    if (id > entry.maxId) entry.maxId = id;
+    else entry.late.push(ordinal);
     for (const term of new Set(queryTerms(rowText(row)))) {
       const store: PostingStore = reachable(term) ? entry.terms : entry.words;
       const p = store.get(term);
@@ -181,10 +295,16 @@ export class SearchIndexes {
     entry.words = entry.words.map(renumbered);
     entry.ids = ids;
     entry.dead = 0;
+    entry.late = [];
+    entry.maxId = '';
+    ids.forEach((id, o) => {
+      if (id > entry.maxId) entry.maxId = id;
+      else entry.late.push(o);
+    });
   }
 
   private newEntry(table: TableRecord): TableIndex {
-    const entry: TableIndex = { ftsVersion: table.fts_version, ready: false, waiters: [], terms: new SearchableMap(), words: new SortedWords(), ids: [], ordinals: new Map(), dead: 0 };
+    const entry: TableIndex = { ftsVersion: table.fts_version, ready: false, waiters: [], terms: new SearchableMap(), words: new SortedWords(), ids: [], ordinals: new Map(), dead: 0, late: [], maxId: '' };
     this.indexes.set(table.id, entry);
     return entry;
   }
@@ -255,52 +375,33 @@ export class SearchIndexes {
     const { ids, ordinals } = entry;
     // The rarest term first: the others only have to confirm its rows.
     const [first, ...others] = [...new Set(terms)].map((t) => this.postingsOf(entry, t)).sort((a, b) => a.total - b.total);
-    // One byte per ordinal: the number of terms matched so far, in term order, so each later term
-    // only raises the rows still in (one pass over its postings, no bitmap of its own).
     if (others.length > 250) throw new Error('too many search terms');
-    const hit = new Uint8Array(ids.length);
-    let level = 1;
-    let size = 0;
-    eachOrdinal(first!.postings, (o) => {
-      if (hit[o] === 0) {
-        hit[o] = 1;
-        size++;
-      }
-    });
-    for (const other of others) {
-      const [from, to] = [level, level + 1];
-      size = 0;
-      eachOrdinal(other.postings, (o) => {
-        if (hit[o] === from) {
-          hit[o] = to;
-          size++;
-        }
-      });
-      level = to;
-    }
-    const has = hitTest(hit, level, ordinals);
-    if (first!.total * 8 < ids.length) {
-      // Few candidates: list them from the rarest term's postings (each once, tombstones left out).
-      const found: number[] = [];
-      const [final, taken] = [level, level + 1];
-      eachOrdinal(first!.postings, (o) => {
-        if (hit[o] !== final) return;
-        hit[o] = taken;
-        if (ids[o] !== null) found.push(o);
-      });
-      // Tombstones may stay marked taken: no current row id has their ordinal.
-      for (const o of found) hit[o] = final;
-      return { size: found.length, has, ids: () => found.map((o) => ids[o]!) };
-    }
-    return {
-      size,
-      has,
+    let marked: { hit: Uint8Array; level: number; size: number; found: number[] | null } | null = null;
+    const mark = () => (marked ??= markHits(ids, first!, others));
+    const hits: SearchHits = {
+      get size() {
+        const m = mark();
+        return m.found ? m.found.length : m.size;
+      },
+      has: (id) => {
+        const m = mark();
+        const o = ordinals.get(id);
+        return o !== undefined && m.hit[o] === m.level;
+      },
       ids: () => {
+        const m = mark();
+        if (m.found) return m.found.map((o) => ids[o]!);
         const out: string[] = [];
-        for (let o = 0; o < ids.length; o++) if (hit[o] === level && ids[o] !== null) out.push(ids[o]!);
+        for (let o = 0; o < ids.length; o++) if (m.hit[o] === m.level && ids[o] !== null) out.push(ids[o]!);
         return out;
       },
     };
+    // Listed in id order straight from the postings while few ordinals are out of id order and the
+    // rarest term has few postings to merge (a short prefix can match thousands of words).
+    if (entry.late.length <= MAX_LATE && first!.postings.length <= MAX_MERGED_POSTINGS) {
+      hits.inOrder = (desc) => inIdOrder(entry, first!.postings, others.map((o) => o.postings), desc);
+    }
+    return hits;
   }
 
   /** Brings a built index in step with committed row changes; an index not built yet is left alone. */

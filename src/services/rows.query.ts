@@ -22,9 +22,10 @@ import { candidatePlan, type Bound, type Probe } from '../query/plan';
 import { BUILD_AT_ONCE_ROWS } from '../jobs/builds';
 import type { ColumnCache } from '../search/column-cache';
 import { queryTerms, type SearchIndexes } from '../search/search';
-import { SYSTEM_SLOTS, indexValue, type IndexKeyBound, type IndexValue, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
+import { INDEX_PREFIX, SYSTEM_SLOTS, indexValue, type IndexKeyBound, type IndexValue, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
 import { columnNotFound } from './columns.rules';
+import type { RowIndex } from './row-index';
 import { fieldTypeOf, rowListSpec } from './row-fields';
 import { rowAccessor, rowField, toRow } from './row-values';
 
@@ -74,6 +75,7 @@ export class RowsQuery {
     private readonly search: SearchIndexes,
     private readonly cursors: CursorCodec,
     private readonly columns: ColumnCache,
+    private readonly index: RowIndex,
   ) {}
 
   spec(table: TableRecord): ListSpec {
@@ -114,12 +116,19 @@ export class RowsQuery {
     const hits = terms.length ? this.search.search(table, terms) : null;
 
     const inMemory = (rows: RowRecord[]) => pageOfSorted(sortByOrder(rows, query, access), query, access, this.cursors);
+    if (!hits) {
+      const byValue = this.equalityWalk(table, query, matches, access);
+      if (byValue) return byValue;
+    }
     const ids = this.candidates(table, query.filter, lookupIn(spec));
     if (ids !== null) return inMemory(this.fetch(table, ids, hits ? (row) => hits.has(row.id) && matches(row) : matches));
     const prefilter = this.prefilter(table, query);
     // Without the column cache a long filtered walk asks for it to be built.
     const warm = !prefilter && query.filter && table.row_count > BUILD_AT_ONCE_ROWS ? () => this.columns.request(table) : null;
-    if (hits === null) return this.walk(table, query, matches, access, prefilter, warm);
+    // Whether what the walk checks before reading a row decides the whole filter (then an offset
+    // page passes over the rows before it without reading them).
+    const exact = query.filter === null || prefilter !== null;
+    if (hits === null) return this.walk(table, query, matches, access, prefilter, exact, warm);
     const isHit: Prefilter = prefilter ? (id, position) => hits.has(id) && prefilter(id, position) : (id) => hits.has(id);
     // A walk of the order passes about row_count / hits entries per hit. When fetching the hits
     // costs less, they are fetched and sorted (in creation order only their ids are sorted, and
@@ -127,12 +136,44 @@ export class RowsQuery {
     const want = (query.cursor ? 1 : (query.page ?? 1)) * query.limit + 1;
     const walkCost = ((want * table.row_count) / Math.max(1, hits.size)) * COST.walkEntry;
     const first = query.order[0]!.field;
+    if ((first === 'created_at' || first === 'id') && query.order.length === 1 && !query.cursor && hits.inOrder) {
+      // The hits listed newest (or oldest) first from the postings: no pass over every hit.
+      return this.walk(table, query, matches, access, prefilter, exact, warm, undefined, hits.inOrder(query.order[0]!.desc));
+    }
     if (first === 'created_at' || first === 'id') {
-      if (hits.size * COST.sortId <= walkCost) return this.walk(table, query, matches, access, isHit, warm, hits.ids().sort());
+      if (hits.size * COST.sortId <= walkCost) return this.walk(table, query, matches, access, isHit, exact, warm, hits.ids().sort());
     } else if (hits.size * COST.fetchRow <= walkCost) {
       return inMemory(this.fetch(table, hits.ids(), matches));
     }
-    return this.walk(table, query, matches, access, isHit, warm);
+    return this.walk(table, query, matches, access, isHit, exact, warm);
+  }
+
+  /**
+   * A filter of one equality on an indexed column, in creation order: the index entries of that
+   * value are in row id order already, so the page is read straight from them (an offset page
+   * passes over the entries before it in native code), with no row read but the page's own.
+   */
+  private equalityWalk(table: TableRecord, query: ListQuery, keep: (r: RowRecord) => boolean, access: Access<RowRecord>): Page<RowRecord> | null {
+    const filter = query.filter;
+    const [first, ...rest] = query.order as [OrderKey, ...OrderKey[]];
+    if (!filter || filter.kind !== 'cond' || filter.op !== 'eq' || rest.length || (first.field !== 'created_at' && first.field !== 'id')) return null;
+    const column = table.columns_json.find((c) => c.id === filter.field);
+    const slot = indexedSlot(table, filter.field);
+    if (slot === undefined || !column || fieldTypeOf(column.type) === 'array') return null;
+    const value = indexValue(filter.value);
+    // A long string is indexed by its start: its entries may hold rows that differ after it.
+    if (Array.isArray(filter.value) || (typeof value === 'string' && value.length >= INDEX_PREFIX)) return null;
+    const at: IndexKeyBound = { value, inclusive: true };
+    const after: IndexKeyBound = query.cursor ? { value, inclusive: true, afterId: query.cursor.id } : at;
+    const skip = query.cursor ? 0 : ((query.page ?? 1) - 1) * query.limit;
+    const entries = first.desc ? this.index.scan(table, slot, at, after, true, skip) : this.index.scan(table, slot, after, at, false, skip);
+    const found: RowRecord[] = [];
+    for (const [, id] of entries) {
+      const row = this.rows.get(table.seq, id);
+      if (row && keep(row)) found.push(row);
+      if (found.length > query.limit) break;
+    }
+    return pageFrom(found.slice(0, query.limit), found.length > query.limit, query, access, this.cursors);
   }
 
   /**
@@ -173,7 +214,7 @@ export class RowsQuery {
       if (slot === undefined) return Infinity;
       let total = 0;
       for (const r of probe.ranges) {
-        total += this.rows.countIndex(table.seq, slot, toKeyBound(r.low), toKeyBound(r.high), CANDIDATE_CAP + 1 - total);
+        total += this.index.count(table, slot, toKeyBound(r.low), toKeyBound(r.high), CANDIDATE_CAP + 1 - total);
         if (total > CANDIDATE_CAP) return Infinity;
       }
       return total;
@@ -206,7 +247,7 @@ export class RowsQuery {
     for (const probe of chosen) {
       const slot = slotOf(table, probe.field)!;
       for (const r of probe.ranges) {
-        for (const [, id] of this.rows.scanIndex(table.seq, slot, toKeyBound(r.low), toKeyBound(r.high))) ids.add(id);
+        for (const [, id] of this.index.scan(table, slot, toKeyBound(r.low), toKeyBound(r.high))) ids.add(id);
       }
     }
     return [...ids];
@@ -222,8 +263,10 @@ export class RowsQuery {
     keep: (r: RowRecord) => boolean,
     access: Access<RowRecord>,
     prefilter: Prefilter | null,
+    exact: boolean,
     warm: (() => void) | null,
     sortedIds?: string[],
+    inOrder?: Iterable<string>,
   ): Page<RowRecord> {
     const get = access.get;
     const [first, ...rest] = query.order as [OrderKey, ...OrderKey[]];
@@ -236,11 +279,14 @@ export class RowsQuery {
     const single = rest.length === 0;
     const cursor = query.cursor;
     const skip = cursor ? 0 : ((query.page ?? 1) - 1) * query.limit;
-    const want = skip + query.limit + 1;
+    // A single-key offset page whose walk decides the filter before reading rows passes over the
+    // rows before the page unread.
+    const pass = { rows: single && exact ? skip : 0 };
+    const want = skip - pass.rows + query.limit + 1;
     const collected: RowRecord[] = [];
     let lastFirst: unknown = undefined;
     let examined = 0;
-    for (const row of this.ordered(table, first, cursor, single, prefilter, sortedIds)) {
+    for (const row of this.ordered(table, first, cursor, single, prefilter, sortedIds, pass, inOrder)) {
       if (++examined === WARM_AFTER_WALKED) warm?.();
       if (!single && collected.length >= want && get(row, first.field) !== lastFirst) break;
       if (!single && cursor && compareBy(query.order, query.order.map((k) => get(row, k.field)), row.id, cursor.values, cursor.id) <= 0) continue;
@@ -250,13 +296,17 @@ export class RowsQuery {
       if (single && collected.length >= want) break;
     }
     const ordered = single ? collected : sortByOrder(collected, query, access);
-    return pageFrom(ordered.slice(skip, skip + query.limit), ordered.length > skip + query.limit, query, access, this.cursors);
+    const from = skip - pass.rows;
+    return pageFrom(ordered.slice(from, from + query.limit), ordered.length > from + query.limit, query, access, this.cursors);
   }
 
   /**
    * Rows in the order of one key, starting after the cursor (single key) or at its value (several).
    * Rows the prefilter rules out are skipped without being read. In creation order, `sortedIds`
-   * (ascending) stands in for all of the table's row ids.
+   * (ascending) stands in for all of the table's row ids, and `inOrder` (in the walk's direction,
+   * from the start) for the rows themselves. The first `pass.rows` rows that the
+   * prefilter lets through are passed over unread; `pass.rows` is lowered to the number it could
+   * not pass over (the walk ended first).
    */
   private *ordered(
     table: TableRecord,
@@ -265,21 +315,34 @@ export class RowsQuery {
     exactResume: boolean,
     prefilter: Prefilter | null = null,
     sortedIds?: string[],
+    pass: { rows: number } = { rows: 0 },
+    inOrder?: Iterable<string>,
   ): Generator<RowRecord> {
+    let toPass = pass.rows;
+    pass.rows = 0;
     if (key.field === 'created_at' || key.field === 'id') {
       const after = exactResume && cursor ? cursor.id : undefined;
-      if (!prefilter) {
-        yield* this.rows.scanRows(table.seq, key.desc, after);
+      if (!prefilter && !inOrder) {
+        // lmdb passes over them natively; the rows it yields come after them.
+        pass.rows = toPass;
+        yield* this.rows.scanRows(table.seq, key.desc, after, toPass);
         return;
       }
       // The column cache's positions follow creation order: walked there, rows are tested by
       // position without reading LMDB keys or looking ids up.
-      const cached = sortedIds ? null : this.columns.creationOrder(table);
-      const entries: Iterable<{ id: string; position?: number }> = cached
-        ? cached.walk(key.desc, after)
-        : idsOf((sortedIds ? idsFrom(sortedIds, key.desc, after) : this.rows.scanRowIds(table.seq, key.desc, after)));
+      const cached = sortedIds || inOrder ? null : this.columns.creationOrder(table);
+      const entries: Iterable<{ id: string; position?: number }> = inOrder
+        ? idsOf(inOrder)
+        : cached
+          ? cached.walk(key.desc, after)
+          : idsOf(sortedIds ? idsFrom(sortedIds, key.desc, after) : this.rows.scanRowIds(table.seq, key.desc, after));
       for (const { id, position } of entries) {
-        if (!prefilter(id, position)) continue;
+        if (prefilter && !prefilter(id, position)) continue;
+        if (toPass > 0) {
+          toPass--;
+          pass.rows++;
+          continue;
+        }
         const row = this.rows.get(table.seq, id);
         if (row) yield row;
       }
@@ -296,7 +359,7 @@ export class RowsQuery {
         sorted!.sort();
         placed = sorted!.usable() && sorted!.scan(from, to, reverse);
       }
-      return placed || idsOf(this.rows.scanIndex(table.seq, slot, from, to, reverse));
+      return placed || idsOf(this.index.scan(table, slot, from, to, reverse));
     };
     const resumeValue = cursor ? indexValue(cursor.values[0]) : undefined;
     const resumeId = cursor && exactResume ? cursor.id : undefined;
@@ -325,6 +388,11 @@ export class RowsQuery {
     for (const segment of segments) {
       for (const { id, position } of segment()) {
         if (prefilter && !prefilter(id, position)) continue;
+        if (toPass > 0) {
+          toPass--;
+          pass.rows++;
+          continue;
+        }
         const row = this.rows.get(table.seq, id);
         if (row) yield row;
       }
@@ -391,11 +459,11 @@ export class RowsQuery {
     if (slot === undefined || (column && fieldTypeOf(column.type) === 'array')) return undefined;
     switch (agg.fn) {
       case 'count':
-        return this.rows.countIndex(table.seq, slot, { value: false, inclusive: true }, null, Infinity);
+        return this.index.count(table, slot, { value: false, inclusive: true }, null, Infinity);
       case 'min':
       case 'max': {
         const numbers = { from: { value: true, inclusive: false }, to: { value: '', inclusive: false } } as const;
-        for (const [v] of this.rows.scanIndex(table.seq, slot, numbers.from, numbers.to, agg.fn === 'max')) return v as number;
+        for (const [v] of this.index.scan(table, slot, numbers.from, numbers.to, agg.fn === 'max')) return v as number;
         return null;
       }
       default:
@@ -427,12 +495,12 @@ export class RowsQuery {
     } else {
       let low: IndexKeyBound = { value: false, inclusive: true };
       for (let scanned = 0; scanned < DISTINCT_SCAN_CAP; scanned++) {
-        const next = this.rows.scanIndex(table.seq, slot, low, null).next();
+        const next = this.index.scan(table, slot, low, null).next();
         if (next.done) break;
         const value = next.value[0] as string | number | boolean;
         const at: IndexKeyBound = { value, inclusive: true };
         low = { value, inclusive: false };
-        if (wanted(value)) counts.push({ value, n: this.rows.countIndex(table.seq, slot, at, at, Infinity) });
+        if (wanted(value)) counts.push({ value, n: this.index.count(table, slot, at, at, Infinity) });
       }
     }
     counts.sort((a, b) => b.n - a.n || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));

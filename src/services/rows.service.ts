@@ -10,6 +10,8 @@ import type { ListParams } from '../query/list';
 import type { ColumnCache } from '../search/column-cache';
 import type { SearchIndexes } from '../search/search';
 import type { Store } from '../store/db';
+import type { IndexMerger } from '../jobs/index-merge';
+import type { IndexTails } from '../search/index-tail';
 import { indexValue, type RowRecord, type RowsStore } from '../store/rows.store';
 import type { TableRecord, TablesStore } from '../store/tables.store';
 import { isSearchable } from './row-fields';
@@ -34,7 +36,15 @@ interface Changes {
   cleared: boolean;
   /** Rows added minus rows removed, for row_count. */
   rowDelta: number;
+  /** The table's merge mark during the write (rows after it are written without index entries). */
+  mark: string | undefined;
+  /** This write began the table's unmerged tail, or merged all of it. */
+  began: boolean;
+  mergedTail?: boolean;
 }
+
+/** A write creating at least this many rows leaves their index entries to the background merge. */
+export const DEFER_INDEX_ROWS = 100;
 
 /** Where an extracted row came from, kept on the row. */
 export interface RowOrigin {
@@ -53,6 +63,8 @@ export class RowsService {
     private readonly search: SearchIndexes,
     private readonly columns: ColumnCache,
     private readonly clock: Clock,
+    private readonly tails: IndexTails,
+    private readonly merger: IndexMerger,
   ) {}
 
   /** Each large table's `data_version` at the last `prebuild`. */
@@ -108,9 +120,10 @@ export class RowsService {
   /** `used` marks the table as used by an extraction (`usage_count`, `last_used_at`). */
   private async write<T>(projectId: string, tableId: string, work: (table: TableRecord, changes: Changes) => T, used = false): Promise<T> {
     let table!: TableRecord;
-    const changes: Changes = { upserted: [], removed: [], cleared: false, rowDelta: 0 };
+    const changes: Changes = { upserted: [], removed: [], cleared: false, rowDelta: 0, mark: undefined, began: false };
     const result = await this.store.transaction(() => {
       const current = this.tables.requireActive(projectId, tableId);
+      changes.mark = this.rows.mark(current.seq);
       const out = work(current, changes);
       table = {
         ...current,
@@ -123,6 +136,8 @@ export class RowsService {
     });
     this.search.apply(table, changes);
     this.columns.apply(table, changes);
+    if (changes.mark !== undefined || changes.mergedTail) this.tails.apply(table.seq, slotSpecs(table), changes, changes.began);
+    if (changes.mark !== undefined) this.merger.notify(table.id, table.seq);
     return result;
   }
 
@@ -131,7 +146,7 @@ export class RowsService {
       const problems: Problem[] = [];
       const values = rowValues(table, input, '', problems);
       if (problems.length) throw invalidFields(problems);
-      const row = this.insert(table, values);
+      const row = this.insert(table, values, changes);
       changes.upserted.push(row);
       changes.rowDelta++;
       return toRow(table, row);
@@ -146,7 +161,7 @@ export class RowsService {
       const problems: Problem[] = [];
       const values = rowValues(table, input, '', problems, previous.values);
       if (problems.length) throw invalidFields(problems);
-      const row = this.replaceValues(table, previous, values);
+      const row = this.replaceValues(table, previous, values, changes);
       changes.upserted.push(row);
       return toRow(table, row);
     });
@@ -156,7 +171,7 @@ export class RowsService {
     return this.write(projectId, tableId, (table, changes) => {
       const row = this.rows.get(table.seq, rowId);
       if (!row) throw rowNotFound(rowId);
-      this.rows.remove(table.seq, row, slotSpecs(table));
+      this.rows.remove(table.seq, row, slotSpecs(table), indexed(changes, row.id));
       changes.removed.push(rowId);
       changes.rowDelta--;
       return { id: rowId };
@@ -199,14 +214,14 @@ export class RowsService {
         const current = this.rows.get(table.seq, u!.previous.id);
         // In replace mode the creates have just taken the place of every earlier row.
         if (!current) continue;
-        const row = this.replaceValues(table, current, u!.values);
+        const row = this.replaceValues(table, current, u!.values, changes);
         out.updated.push(row);
         changes.upserted.push(row);
       }
       for (const row of deletes) {
         // The same id listed twice is deleted once.
         if (!this.rows.get(table.seq, row!.id)) continue;
-        this.rows.remove(table.seq, row!, slotSpecs(table));
+        this.rows.remove(table.seq, row!, slotSpecs(table), indexed(changes, row!.id));
         out.deleted.push(row!.id);
         changes.removed.push(row!.id);
         changes.rowDelta--;
@@ -270,7 +285,7 @@ export class RowsService {
     if (mode === 'replace') {
       const specs = slotSpecs(table);
       const existing = [...this.rows.scanRows(table.seq, false)];
-      for (const row of existing) this.rows.remove(table.seq, row, specs);
+      for (const row of existing) this.rows.remove(table.seq, row, specs, indexed(changes, row.id));
       changes.cleared = true;
       changes.rowDelta = 0;
     }
@@ -278,6 +293,18 @@ export class RowsService {
       mode === 'dedup' || mode === 'merge'
         ? (table.merge_columns_json ?? (mode === 'dedup' ? table.columns_json.map((c) => c.id) : [])).map((id) => table.slots[id]!)
         : [];
+    if (matchSlots.length && changes.mark !== undefined) {
+      // Matches are found through the index, so it must hold every row: the tail (left by loads
+      // before the table took this mode) is merged first, in this transaction.
+      while (this.rows.mergeTail(table.seq, slotSpecs(table), Infinity) > 0);
+      changes.mark = undefined;
+      changes.mergedTail = true;
+    } else if (!matchSlots.length && changes.mark === undefined && rows.length >= DEFER_INDEX_ROWS) {
+      // Every row so far has its entries; the new ones (with later ids) form the tail.
+      changes.mark = this.rows.lastRowId(table.seq);
+      changes.began = true;
+      this.rows.setMark(table.seq, changes.mark);
+    }
     for (const input of rows) {
       const match = matchSlots.length ? this.findMatch(table, matchSlots, input.values) : undefined;
       if (match && mode === 'dedup') continue;
@@ -285,12 +312,12 @@ export class RowsService {
         const problems: Problem[] = [];
         const values = rowValues(table, input.data, input.path, problems, match.values, resolve);
         if (problems.length) throw invalidFields(problems);
-        const row = this.replaceValues(table, match, values, input.origin);
+        const row = this.replaceValues(table, match, values, changes, input.origin);
         merged.push(row);
         changes.upserted.push(row);
         continue;
       }
-      const row = this.insert(table, input.values, input.origin);
+      const row = this.insert(table, input.values, changes, input.origin);
       created.push(row);
       changes.upserted.push(row);
       changes.rowDelta++;
@@ -298,7 +325,10 @@ export class RowsService {
     return { created, merged };
   }
 
-  /** A row equal to `values` on every slot of `slots` (nulls equal nulls), found through the first slot's index. */
+  /**
+   * A row equal to `values` on every slot of `slots` (nulls equal nulls), found through the first
+   * slot's index (complete: writes that match rows merge the tail first).
+   */
   private findMatch(table: TableRecord, slots: number[], values: Record<number, unknown>): RowRecord | undefined {
     const [first, ...rest] = slots as [number, ...number[]];
     const key = indexValue(values[first] ?? null);
@@ -311,18 +341,23 @@ export class RowsService {
     return undefined;
   }
 
-  private insert(table: TableRecord, values: Record<number, unknown>, origin?: RowOrigin): RowRecord {
+  private insert(table: TableRecord, values: Record<number, unknown>, changes: Changes, origin?: RowOrigin): RowRecord {
     const now = this.clock.now();
     const row: RowRecord = { id: newId('row', now), created_at: now, updated_at: now, batch_id: null, confidence: null, values, ...origin };
-    this.rows.put(table.seq, row, slotSpecs(table));
+    this.rows.put(table.seq, row, slotSpecs(table), undefined, indexed(changes, row.id));
     return row;
   }
 
   /** A merged extracted row takes its new origin: the row source is then the latest file. */
-  private replaceValues(table: TableRecord, previous: RowRecord, values: Record<number, unknown>, origin?: RowOrigin): RowRecord {
+  private replaceValues(table: TableRecord, previous: RowRecord, values: Record<number, unknown>, changes: Changes, origin?: RowOrigin): RowRecord {
     // A write always moves updated_at on, so the row's ETag changes with it.
     const row: RowRecord = { ...previous, ...origin, values, updated_at: Math.max(this.clock.now(), previous.updated_at + 1) };
-    this.rows.put(table.seq, row, slotSpecs(table), previous);
+    this.rows.put(table.seq, row, slotSpecs(table), previous, indexed(changes, row.id));
     return row;
   }
+}
+
+/** Whether a row has index entries of its own: every row does, but those of the unmerged tail. */
+function indexed(changes: Changes, rowId: string): boolean {
+  return changes.mark === undefined || rowId <= changes.mark;
 }

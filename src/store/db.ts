@@ -23,6 +23,7 @@ const SUB_DATABASES = [
   'deleted_tables',
   'rows',
   'row_index',
+  'index_marks',
   'webhooks',
   'org_webhooks',
   'deliveries',

@@ -107,6 +107,11 @@ export class TablesStore {
     return [...this.tables.getRange().filter(({ value }) => value.deleted_at === null && value.row_count > rows).map(({ value }) => value)];
   }
 
+  /** The tables with these internal numbers (deleted ones too). */
+  withSeqs(seqs: Set<number>): TableRecord[] {
+    return [...this.tables.getRange().filter(({ value }) => seqs.has(value.seq)).map(({ value }) => value)];
+  }
+
   /** Tables with index work left: removed columns to clean up or slots to build. */
   withSlotWork(): TableRecord[] {
     return [

@@ -69,6 +69,7 @@ export async function startApp(options: { config?: Partial<Config>; clock?: Cloc
     await app.services.dispatcher.stop();
     await app.services.exports.settle();
     app.services.builds.close();
+    await app.services.merger.close();
     await store.close();
     if (!keepData) rmSync(dataDir, { recursive: true, force: true });
   };

@@ -1,0 +1,247 @@
+/**
+ * The unmerged tail of each table in memory: the index values of the rows after the table's merge
+ * mark (see RowsStore), which have no index entries yet. Index reads add these to what LMDB's
+ * index holds (services/row-index.ts), so a bulk load can write rows alone and leave the index
+ * entries to a background merge (jobs/index-merge.ts).
+ *
+ * Like the column cache it is derived data: loaded from the rows after the mark, kept in step
+ * with committed writes, and trimmed once a merge commits. It may hold rows a reader's snapshot
+ * has already merged; readers take from it only the rows after the mark they read.
+ */
+import * as lmdb from 'lmdb';
+import { indexValues, slotValue, type IndexKeyBound, type IndexValue, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
+
+// lmdb exports its key encoder without declaring it.
+const keyValueToBuffer = (lmdb as unknown as { keyValueToBuffer(key: unknown): Uint8Array }).keyValueToBuffer;
+
+/** Type classes in index order. */
+function typeClass(v: IndexValue): number {
+  return v === null ? 0 : typeof v === 'boolean' ? 1 : typeof v === 'number' ? 2 : 3;
+}
+
+/** Strings whose JavaScript order may differ from their key order inside an index key. */
+const NOT_PLAIN = /^[\u0000-\u001f]|[\ud800-\udfff]/;
+
+/** The order LMDB gives two index values inside index keys. */
+export function compareIndexValues(a: IndexValue, b: IndexValue): number {
+  const ca = typeClass(a);
+  const cb = typeClass(b);
+  if (ca !== cb) return ca - cb;
+  if (ca === 0) return 0;
+  if (ca === 1 || ca === 2) return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+  const sa = a as string;
+  const sb = b as string;
+  if (!NOT_PLAIN.test(sa) && !NOT_PLAIN.test(sb)) return sa < sb ? -1 : sa > sb ? 1 : 0;
+  // Control characters and characters beyond U+FFFF: compare the encoded keys themselves.
+  return Buffer.compare(Buffer.from(keyValueToBuffer([0, sa])), Buffer.from(keyValueToBuffer([0, sb])));
+}
+
+/** Whether an entry (value, id) lies within a bound, with the meaning RowsStore.scanIndex gives bounds. */
+function above(value: IndexValue, id: string, bound: IndexKeyBound): boolean {
+  if (!bound) return true;
+  const c = compareIndexValues(value, bound.value);
+  if (c !== 0) return c > 0;
+  if (bound.afterId !== undefined) return id > bound.afterId;
+  return bound.inclusive;
+}
+
+function below(value: IndexValue, id: string, bound: IndexKeyBound): boolean {
+  if (!bound) return true;
+  const c = compareIndexValues(value, bound.value);
+  if (c !== 0) return c < 0;
+  if (bound.afterId !== undefined) return id < bound.afterId;
+  return bound.inclusive;
+}
+
+/** One table's tail: rows by position (null once removed), each slot's index values by position. */
+interface Tail {
+  /** The slots it holds, as the table had them when it was loaded. */
+  slotsKey: string;
+  ids: Array<string | null>;
+  /** Positions before it are all removed or merged; ids ascend by position while `ascending`. */
+  start: number;
+  ascending: boolean;
+  maxId: string;
+  positions: Map<string, number>;
+  values: Map<number, Array<IndexValue | IndexValue[]>>;
+  multi: Map<number, boolean>;
+  live: number;
+  /** Entries of a slot in index order, made on first use after a change. */
+  sorted: Map<number, Array<[IndexValue, string]>>;
+}
+
+function keyOf(slots: SlotSpec[]): string {
+  return slots.map((s) => `${s.slot}${s.multi ? '*' : ''}`).join(',');
+}
+
+export class IndexTails {
+  private readonly tails = new Map<number, Tail>();
+
+  constructor(private readonly rows: RowsStore) {}
+
+  /** Rows held for a table (for the merger's pressure check and for tests). */
+  size(seq: number): number {
+    return this.tails.get(seq)?.live ?? 0;
+  }
+
+  /**
+   * The table's tail, loaded from LMDB when not held, or held for other slots (its columns
+   * changed). A table without a mark has none.
+   */
+  private of(seq: number, slots: SlotSpec[], mark: string | undefined): Tail | null {
+    if (mark === undefined) return null;
+    const key = keyOf(slots);
+    let tail = this.tails.get(seq);
+    if (tail && tail.slotsKey === key) return tail;
+    tail = emptyTail(slots);
+    for (const row of this.rows.scanRows(seq, false, mark)) set(tail, row);
+    this.tails.set(seq, tail);
+    return tail;
+  }
+
+  /**
+   * Follows a committed write: rows written or removed after the table's mark. A write that began
+   * the tail (`began`) starts it empty, so a load's rows are followed rather than read back later.
+   */
+  apply(seq: number, slots: SlotSpec[], changes: { upserted?: RowRecord[]; removed?: string[]; cleared?: boolean }, began = false): void {
+    const mark = this.rows.mark(seq);
+    let tail = this.tails.get(seq);
+    if (mark === undefined || (changes.cleared && !began) || (tail && tail.slotsKey !== keyOf(slots))) {
+      // Loaded again (from the rows themselves) when next needed.
+      this.tails.delete(seq);
+      return;
+    }
+    if (began) {
+      tail = emptyTail(slots);
+      this.tails.set(seq, tail);
+    }
+    if (!tail) return;
+    for (const id of changes.removed ?? []) unset(tail, id);
+    emptied(tail);
+    for (const row of changes.upserted ?? []) if (row.id > mark) set(tail, row);
+  }
+
+  /** After a merge committed: rows up to the new mark are in the index now. */
+  merged(seq: number): void {
+    const tail = this.tails.get(seq);
+    if (!tail) return;
+    const mark = this.rows.mark(seq);
+    if (mark === undefined) {
+      this.tails.delete(seq);
+      return;
+    }
+    // Merges go in id order: while positions follow ids, the merged rows are a prefix.
+    if (tail.ascending) {
+      while (tail.start < tail.ids.length && (tail.ids[tail.start] === null || tail.ids[tail.start]! <= mark)) {
+        const id = tail.ids[tail.start];
+        if (id !== null && id !== undefined) unset(tail, id);
+        tail.start++;
+      }
+    } else {
+      for (const id of [...tail.positions.keys()]) if (id <= mark) unset(tail, id);
+    }
+    emptied(tail);
+  }
+
+  drop(seq: number): void {
+    this.tails.delete(seq);
+  }
+
+  /**
+   * Entries of one slot of the tail rows after `mark`, between two bounds, in index order (or
+   * reversed). Sorted once per change of the tail.
+   */
+  *scan(seq: number, slots: SlotSpec[], mark: string | undefined, slot: number, from: IndexKeyBound, to: IndexKeyBound, reverse = false): Generator<[IndexValue, string]> {
+    const tail = this.of(seq, slots, mark);
+    if (!tail || tail.live === 0) return;
+    const entries = sortedEntries(tail, slot);
+    const inside = ([value, id]: [IndexValue, string]) => id > mark! && above(value, id, from) && below(value, id, to);
+    if (reverse) {
+      for (let i = entries.length - 1; i >= 0; i--) if (inside(entries[i]!)) yield entries[i]!;
+    } else {
+      for (const entry of entries) if (inside(entry)) yield entry;
+    }
+  }
+
+  /** How many tail entries lie between two bounds, counting no further than `limit`. */
+  count(seq: number, slots: SlotSpec[], mark: string | undefined, slot: number, from: IndexKeyBound, to: IndexKeyBound, limit: number): number {
+    const tail = this.of(seq, slots, mark);
+    if (!tail || tail.live === 0 || limit <= 0) return 0;
+    const values = tail.values.get(slot);
+    if (!values) return 0;
+    let n = 0;
+    for (let i = tail.start; i < tail.ids.length; i++) {
+      const id = tail.ids[i];
+      if (id === null || id === undefined || id <= mark!) continue;
+      const v = values[i]!;
+      for (const value of Array.isArray(v) ? v : [v]) {
+        if (above(value, id, from) && below(value, id, to) && ++n >= limit) return n;
+      }
+    }
+    return n;
+  }
+}
+
+function emptyTail(slots: SlotSpec[]): Tail {
+  const tail: Tail = { slotsKey: keyOf(slots), ids: [], start: 0, ascending: true, maxId: '', positions: new Map(), values: new Map(), multi: new Map(), live: 0, sorted: new Map() };
+  for (const s of slots) {
+    tail.values.set(s.slot, []);
+    tail.multi.set(s.slot, s.multi);
+  }
+  return tail;
+}
+
+function set(tail: Tail, row: RowRecord): void {
+  let i = tail.positions.get(row.id);
+  if (i === undefined) {
+    i = tail.ids.length;
+    if (row.id < tail.maxId) tail.ascending = false;
+    else tail.maxId = row.id;
+    tail.ids.push(row.id);
+    tail.positions.set(row.id, i);
+    tail.live++;
+  }
+  for (const [slot, values] of tail.values) {
+    const multi = tail.multi.get(slot)!;
+    const v = indexValues(slotValue(row, slot), multi);
+    values[i] = multi ? v : v[0]!;
+  }
+  tail.sorted.clear();
+}
+
+function unset(tail: Tail, id: string): void {
+  const i = tail.positions.get(id);
+  if (i === undefined) return;
+  tail.positions.delete(id);
+  tail.ids[i] = null;
+  // Its values go to the collector.
+  for (const values of tail.values.values()) values[i] = null;
+  tail.live--;
+  tail.sorted.clear();
+}
+
+/** A tail left with no rows starts its arrays afresh. */
+function emptied(tail: Tail): void {
+  if (tail.live > 0) return;
+  tail.ids = [];
+  tail.start = 0;
+  tail.ascending = true;
+  tail.maxId = '';
+  for (const values of tail.values.values()) values.length = 0;
+}
+
+function sortedEntries(tail: Tail, slot: number): Array<[IndexValue, string]> {
+  let entries = tail.sorted.get(slot);
+  if (entries) return entries;
+  entries = [];
+  const values = tail.values.get(slot) ?? [];
+  for (let i = tail.start; i < tail.ids.length; i++) {
+    const id = tail.ids[i];
+    if (id === null || id === undefined) continue;
+    const v = values[i]!;
+    for (const value of Array.isArray(v) ? v : [v]) entries.push([value, id]);
+  }
+  entries.sort((a, b) => compareIndexValues(a[0], b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  tail.sorted.set(slot, entries);
+  return entries;
+}

@@ -1,0 +1,72 @@
+/**
+ * Index reads of a table: LMDB's index entries (rows up to the merge mark) together with the
+ * unmerged tail held in memory (rows after it), as if every row had its entries in LMDB. Each read
+ * takes the mark once, from the same snapshot as the entries, so a merge committing meanwhile
+ * neither hides rows nor shows them twice.
+ */
+import type { IndexTails } from '../search/index-tail';
+import { compareIndexValues } from '../search/index-tail';
+import type { IndexKeyBound, IndexValue, RowsStore } from '../store/rows.store';
+import type { TableRecord } from '../store/tables.store';
+import { slotSpecs } from './rows.query';
+
+export class RowIndex {
+  constructor(
+    private readonly rows: RowsStore,
+    private readonly tails: IndexTails,
+  ) {}
+
+  /**
+   * Entries (value, row id) between two bounds, in index order (or reversed), passing over the
+   * first `offset` (in native code when there is no tail).
+   */
+  *scan(table: TableRecord, slot: number, from: IndexKeyBound, to: IndexKeyBound, reverse = false, offset = 0): Generator<[IndexValue, string]> {
+    const mark = this.rows.mark(table.seq);
+    if (mark === undefined) {
+      yield* this.rows.scanIndex(table.seq, slot, from, to, reverse, offset);
+      return;
+    }
+    const stored = this.rows.scanIndex(table.seq, slot, from, to, reverse);
+    const tail = this.tails.scan(table.seq, slotSpecs(table), mark, slot, from, to, reverse);
+    let passed = 0;
+    for (const entry of mergeOrdered(stored, tail, reverse)) if (passed++ >= offset) yield entry;
+  }
+
+  /** How many entries lie between two bounds, counting no further than `limit`. */
+  count(table: TableRecord, slot: number, from: IndexKeyBound, to: IndexKeyBound, limit: number): number {
+    const mark = this.rows.mark(table.seq);
+    const tail = mark === undefined ? 0 : this.tails.count(table.seq, slotSpecs(table), mark, slot, from, to, limit);
+    return tail + this.rows.countIndex(table.seq, slot, from, to, limit - tail);
+  }
+
+  /** Whether the table has rows not yet merged into LMDB's index. */
+  hasTail(table: TableRecord): boolean {
+    return this.rows.mark(table.seq) !== undefined;
+  }
+}
+
+/** Two streams in index order merged into one (ties by row id; a row is in one of them only). */
+function* mergeOrdered(a: Iterator<[IndexValue, string]>, b: Iterator<[IndexValue, string]>, reverse: boolean): Generator<[IndexValue, string]> {
+  let x = a.next();
+  let y = b.next();
+  while (!x.done || !y.done) {
+    if (y.done) {
+      yield x.value!;
+      x = a.next();
+      continue;
+    }
+    if (x.done) {
+      yield y.value;
+      y = b.next();
+      continue;
+    }
+    const c = compareIndexValues(x.value[0], y.value[0]) || (x.value[1] < y.value[1] ? -1 : 1);
+    if ((c < 0) !== reverse) {
+      yield x.value;
+      x = a.next();
+    } else {
+      yield y.value;
+      y = b.next();
+    }
+  }
+}
