@@ -412,18 +412,20 @@ export class ColumnCache {
   }
 
   /** The cache's rows in creation (= id) order by position, when it is current and positions follow ids. */
-  creationOrder(table: TableRecord): { walk(desc: boolean, afterId?: string): Generator<{ id: string; position: number }> } | null {
+  creationOrder(table: TableRecord): { walk(desc: boolean, afterId?: string, skip?: number): Generator<{ id: string; position: number }> } | null {
     const entry = this.tables.get(table.id);
     if (!entry || entry.version !== table.data_version || !entry.idOrdered) return null;
     const ids = entry.ids;
     return {
-      *walk(desc, afterId) {
+      /** Live rows past `afterId`, passing over the first `skip` of them without yielding. */
+      *walk(desc, afterId, skip = 0) {
         // Rows past `afterId`: the first position whose live id is above it (asc), or below it (desc).
         const start = afterId === undefined ? (desc ? ids.length : 0) : firstAbove(ids, afterId, desc);
+        let left = skip;
         if (desc) {
-          for (let i = start - 1; i >= 0; i--) if (ids[i] !== null) yield { id: ids[i]!, position: i };
+          for (let i = start - 1; i >= 0; i--) if (ids[i] !== null && left-- <= 0) yield { id: ids[i]!, position: i };
         } else {
-          for (let i = start; i < ids.length; i++) if (ids[i] !== null) yield { id: ids[i]!, position: i };
+          for (let i = start; i < ids.length; i++) if (ids[i] !== null && left-- <= 0) yield { id: ids[i]!, position: i };
         }
       },
     };

@@ -26,7 +26,8 @@ export class RowIndex {
       yield* this.rows.scanIndex(table.seq, slot, from, to, reverse, offset);
       return;
     }
-    const stored = this.rows.scanIndex(table.seq, slot, from, to, reverse);
+    // Entries a merge run has written past the mark are the tail's to give.
+    const stored = onlyUpTo(this.rows.scanIndex(table.seq, slot, from, to, reverse), mark);
     const tail = this.tails.scan(table.seq, slotSpecs(table), mark, slot, from, to, reverse);
     let passed = 0;
     for (const entry of mergeOrdered(stored, tail, reverse)) if (passed++ >= offset) yield entry;
@@ -34,8 +35,15 @@ export class RowIndex {
 
   /** How many entries lie between two bounds, counting no further than `limit`. */
   count(table: TableRecord, slot: number, from: IndexKeyBound, to: IndexKeyBound, limit: number): number {
-    const mark = this.rows.mark(table.seq);
-    const tail = mark === undefined ? 0 : this.tails.count(table.seq, slotSpecs(table), mark, slot, from, to, limit);
+    const record = this.rows.markRecord(table.seq);
+    if (limit <= 0) return 0;
+    if (record?.runTo !== undefined) {
+      // LMDB's count would take in what a run wrote past the mark: the entries are counted one by one.
+      let n = 0;
+      for (const _ of this.scan(table, slot, from, to)) if (++n >= limit) break;
+      return n;
+    }
+    const tail = record === undefined ? 0 : this.tails.count(table.seq, slotSpecs(table), record.mark, slot, from, to, limit);
     return tail + this.rows.countIndex(table.seq, slot, from, to, limit - tail);
   }
 
@@ -43,6 +51,10 @@ export class RowIndex {
   hasTail(table: TableRecord): boolean {
     return this.rows.mark(table.seq) !== undefined;
   }
+}
+
+function* onlyUpTo(entries: Iterable<[IndexValue, string]>, mark: string): Generator<[IndexValue, string]> {
+  for (const entry of entries) if (entry[1] <= mark) yield entry;
 }
 
 /** Two streams in index order merged into one (ties by row id; a row is in one of them only). */

@@ -133,13 +133,13 @@ export class RowsQuery {
     // A walk of the order passes about row_count / hits entries per hit. When fetching the hits
     // costs less, they are fetched and sorted (in creation order only their ids are sorted, and
     // only the page is fetched); otherwise the walk passes the rest without reading them.
-    const want = (query.cursor ? 1 : (query.page ?? 1)) * query.limit + 1;
-    const walkCost = ((want * table.row_count) / Math.max(1, hits.size)) * COST.walkEntry;
     const first = query.order[0]!.field;
     if ((first === 'created_at' || first === 'id') && query.order.length === 1 && !query.cursor && hits.inOrder) {
       // The hits listed newest (or oldest) first from the postings: no pass over every hit.
       return this.walk(table, query, matches, access, prefilter, exact, warm, undefined, hits.inOrder(query.order[0]!.desc));
     }
+    const want = (query.cursor ? 1 : (query.page ?? 1)) * query.limit + 1;
+    const walkCost = ((want * table.row_count) / Math.max(1, hits.size)) * COST.walkEntry;
     if (first === 'created_at' || first === 'id') {
       if (hits.size * COST.sortId <= walkCost) return this.walk(table, query, matches, access, isHit, exact, warm, hits.ids().sort());
     } else if (hits.size * COST.fetchRow <= walkCost) {
@@ -323,9 +323,18 @@ export class RowsQuery {
     if (key.field === 'created_at' || key.field === 'id') {
       const after = exactResume && cursor ? cursor.id : undefined;
       if (!prefilter && !inOrder) {
-        // lmdb passes over them natively; the rows it yields come after them.
+        // Passed over without reading them: counted along the column cache's ids when it is
+        // current, else by lmdb in native code.
         pass.rows = toPass;
-        yield* this.rows.scanRows(table.seq, key.desc, after, toPass);
+        const cached = toPass > 0 ? this.columns.creationOrder(table) : null;
+        if (!cached) {
+          yield* this.rows.scanRows(table.seq, key.desc, after, toPass);
+          return;
+        }
+        for (const { id } of cached.walk(key.desc, after, toPass)) {
+          const row = this.rows.get(table.seq, id);
+          if (row) yield row;
+        }
         return;
       }
       // The column cache's positions follow creation order: walked there, rows are tested by

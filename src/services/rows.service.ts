@@ -36,8 +36,12 @@ interface Changes {
   cleared: boolean;
   /** Rows added minus rows removed, for row_count. */
   rowDelta: number;
-  /** The table's merge mark during the write (rows after it are written without index entries). */
+  /** The table's merge mark during the write, and how far rows keep their index entries (see RowsStore). */
   mark: string | undefined;
+  through: string | undefined;
+  /** Rows after the mark this write changed, noted while a merge run is under way (`watched`). */
+  touched: string[];
+  watched: boolean;
   /** This write began the table's unmerged tail, or merged all of it. */
   began: boolean;
   mergedTail?: boolean;
@@ -120,11 +124,15 @@ export class RowsService {
   /** `used` marks the table as used by an extraction (`usage_count`, `last_used_at`). */
   private async write<T>(projectId: string, tableId: string, work: (table: TableRecord, changes: Changes) => T, used = false): Promise<T> {
     let table!: TableRecord;
-    const changes: Changes = { upserted: [], removed: [], cleared: false, rowDelta: 0, mark: undefined, began: false };
+    const changes: Changes = { upserted: [], removed: [], cleared: false, rowDelta: 0, mark: undefined, through: undefined, touched: [], watched: false, began: false };
     const result = await this.store.transaction(() => {
       const current = this.tables.requireActive(projectId, tableId);
       changes.mark = this.rows.mark(current.seq);
+      changes.through = this.rows.maintainedThrough(current.seq);
+      changes.watched = this.merger.watching(current.seq);
       const out = work(current, changes);
+      // Told inside the transaction, so a run's next batch (a later transaction) leaves them out.
+      if (changes.touched.length) this.merger.touch(current.seq, changes.touched);
       table = {
         ...current,
         row_count: changes.cleared ? changes.rowDelta : current.row_count + changes.rowDelta,
@@ -296,14 +304,14 @@ export class RowsService {
     if (matchSlots.length && changes.mark !== undefined) {
       // Matches are found through the index, so it must hold every row: the tail (left by loads
       // before the table took this mode) is merged first, in this transaction.
-      while (this.rows.mergeTail(table.seq, slotSpecs(table), Infinity) > 0);
-      changes.mark = undefined;
+      this.rows.mergeAll(table.seq, slotSpecs(table));
+      changes.mark = changes.through = undefined;
       changes.mergedTail = true;
     } else if (!matchSlots.length && changes.mark === undefined && rows.length >= DEFER_INDEX_ROWS) {
       // Every row so far has its entries; the new ones (with later ids) form the tail.
-      changes.mark = this.rows.lastRowId(table.seq);
+      changes.mark = changes.through = this.rows.lastRowId(table.seq);
       changes.began = true;
-      this.rows.setMark(table.seq, changes.mark);
+      this.rows.setMark(table.seq, { mark: changes.mark });
     }
     for (const input of rows) {
       const match = matchSlots.length ? this.findMatch(table, matchSlots, input.values) : undefined;
@@ -357,7 +365,11 @@ export class RowsService {
   }
 }
 
-/** Whether a row has index entries of its own: every row does, but those of the unmerged tail. */
+/**
+ * Whether a write keeps a row's index entries: every row's but those of the unmerged tail past a
+ * merge run's reach. A row after the mark is noted for the run.
+ */
 function indexed(changes: Changes, rowId: string): boolean {
-  return changes.mark === undefined || rowId <= changes.mark;
+  if (changes.watched && changes.mark !== undefined && rowId > changes.mark) changes.touched.push(rowId);
+  return changes.through === undefined || rowId <= changes.through;
 }

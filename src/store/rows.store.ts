@@ -2,11 +2,14 @@
  * Rows and their secondary index, keyed by the table's internal number:
  *   rows         [seq, rowId]               -> RowRecord  (row ids are ULIDs: key order is creation order)
  *   row_index    [seq, slot, value, rowId]  -> (empty)    (one entry per column value; arrays one per element)
- *   index_marks  seq                        -> rowId      (the merge mark; absent when every row is indexed)
- * A table with a merge mark has index entries for exactly its rows up to the mark: rows after it
- * (the unmerged tail, written by bulk loads) are merged into the index later, in sorted batches,
- * each batch moving the mark in the same transaction. Every other row write changes its index
- * entries in its own transaction.
+ *   index_marks  seq                        -> MarkRecord (absent when every row is indexed)
+ * A table with a mark has index entries for all of its rows up to `mark`. Rows after it (the
+ * unmerged tail, written by bulk loads) are merged into the index later by runs (jobs/index-merge):
+ * a run records how far it reaches (`runTo`), writes its rows' entries in key order over several
+ * transactions, and then moves the mark to `runTo`. Rows up to `runTo` have their entries kept
+ * by every write, like indexed rows, so the entries a run has written are always those of the
+ * rows' current values; readers take only entries up to `mark`. Every other row write changes its
+ * index entries in its own transaction.
  */
 import * as lmdb from 'lmdb';
 import { MAX_ID_LENGTH } from '../lib/ids';
@@ -58,6 +61,12 @@ export function indexKeyBytes(value: IndexValue): Buffer {
   return Buffer.from(keyValueToBuffer(value));
 }
 
+/** How far a table's rows are merged into the index (see the file comment). */
+export interface MarkRecord {
+  mark: string;
+  runTo?: string;
+}
+
 export interface SlotSpec {
   slot: number;
   multi: boolean;
@@ -80,23 +89,34 @@ export class RowsStore {
   }
 
   private get marks() {
-    return this.store.db<string, number>('index_marks');
+    return this.store.db<MarkRecord, number>('index_marks');
   }
 
-  /** The table's merge mark: rows after it have no index entries yet; undefined when every row has them. */
-  mark(seq: number): string | undefined {
+  /** The table's merge state; undefined when every row has its index entries. */
+  markRecord(seq: number): MarkRecord | undefined {
     return this.marks.get(seq);
   }
 
-  /** Sets (or, with undefined, removes) the merge mark. Call inside a transaction. */
-  setMark(seq: number, rowId: string | undefined): void {
-    if (rowId === undefined) this.marks.removeSync(seq);
-    else this.marks.putSync(seq, rowId);
+  /** The merge mark: rows after it have no index entries a reader may use; undefined when every row has them. */
+  mark(seq: number): string | undefined {
+    return this.marks.get(seq)?.mark;
   }
 
-  /** Tables with an unmerged tail, by seq, and their marks. */
-  marked(): Array<{ seq: number; mark: string }> {
-    return [...this.marks.getRange()].map(({ key, value }) => ({ seq: key as number, mark: value }));
+  /** Rows up to this id have their index entries kept by writes (the mark, or a run's end). */
+  maintainedThrough(seq: number): string | undefined {
+    const record = this.marks.get(seq);
+    return record && (record.runTo ?? record.mark);
+  }
+
+  /** Sets (or, with undefined, removes) the merge state. Call inside a transaction. */
+  setMark(seq: number, record: MarkRecord | undefined): void {
+    if (record === undefined) this.marks.removeSync(seq);
+    else this.marks.putSync(seq, record);
+  }
+
+  /** Tables with an unmerged tail, by seq. */
+  marked(): number[] {
+    return [...this.marks.getKeys()] as number[];
   }
 
   /** The table's newest row id ('' when it has no rows). */
@@ -143,32 +163,25 @@ export class RowsStore {
   }
 
   /**
-   * Merges the next rows of the unmerged tail into the index: the entries of the rows after the
-   * mark, up to about `maxEntries`, written in key order (sorted writes touch each B-tree page once
-   * rather than once per entry: about 3 us an entry against 20 at random), and the mark moved
-   * past them, or removed once no row is left after it. Call inside a transaction; returns how
-   * many rows it merged.
+   * Merges the whole unmerged tail now: entries for every row after the mark, and the mark
+   * removed. Call inside a transaction (for writes that need the whole index at once).
    */
-  mergeTail(seq: number, slots: SlotSpec[], maxEntries: number): number {
-    const mark = this.mark(seq);
-    if (mark === undefined) return 0;
-    const entries: Array<{ key: Buffer; slot: number; value: IndexValue; id: string }> = [];
-    let last: string | undefined;
-    let merged = 0;
-    for (const row of this.scanRows(seq, false, mark)) {
-      for (const { slot, multi } of slots) {
-        for (const value of indexValues(slotValue(row, slot), multi)) entries.push({ key: indexKeyBytes(value), slot, value, id: row.id });
-      }
-      last = row.id;
-      merged++;
-      if (entries.length >= maxEntries) break;
-    }
-    entries.sort((a, b) => a.slot - b.slot || Buffer.compare(a.key, b.key) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (const e of entries) this.index.putSync([seq, e.slot, e.value, e.id], PRESENT);
-    // Rows after `last` remain when the batch filled up; none when the scan reached the end.
-    const more = last !== undefined && entries.length >= maxEntries && this.lastRowId(seq) !== last;
-    this.setMark(seq, more ? last : undefined);
-    return merged;
+  mergeAll(seq: number, slots: SlotSpec[]): void {
+    const record = this.markRecord(seq);
+    if (!record) return;
+    for (const row of this.scanRows(seq, false, record.mark)) this.putEntries(seq, row, slots);
+    this.setMark(seq, undefined);
+  }
+
+  /** Puts one entry of a merge run; call inside a transaction. */
+  putEntry(seq: number, slot: number, value: IndexValue, rowId: string): void {
+    this.index.putSync([seq, slot, value, rowId], PRESENT);
+  }
+
+  /** Writes the entries of a row's current values (a row a run left to its end). Call inside a transaction. */
+  indexRow(seq: number, rowId: string, slots: SlotSpec[]): void {
+    const row = this.get(seq, rowId);
+    if (row) this.putEntries(seq, row, slots);
   }
 
   /**

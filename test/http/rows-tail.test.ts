@@ -134,6 +134,29 @@ describe('the unmerged tail', () => {
     expect((await codes(t.base, 'filter=note.eq.marked')).length).toBe(updates.length);
   });
 
+  test('rows updated, deleted and added while a merge run writes their entries end up indexed with their current values', async () => {
+    const t = await tableWith([]);
+    for (let n = 0; n < 6000; n += 1000) expect((await app.request('POST', `${t.base}/rows/bulk`, { body: { creates: load(1000, n) } })).status).toBe(200);
+    const all = await list(t.base, 'order=id.asc');
+    const merging = app.services.merger.drain();
+    // Each write waits for its turn between the run's transactions.
+    for (let k = 0; k < 6; k++) {
+      const some = all.slice(k * 900, k * 900 + 30);
+      const reply = await app.request('POST', `${t.base}/rows/bulk`, {
+        body: { updates: some.slice(0, 20).map((r) => ({ id: r.id, data: { qty: 1000 + k, state: 'paid' } })), deletes: some.slice(20).map((r) => r.id), creates: load(2, 90_000 + k * 2) },
+      });
+      expect(reply.status).toBe(200);
+      expect(await codes(t.base, `filter=qty.eq.${1000 + k}`)).toEqual(some.slice(0, 20).map((r) => r.code).reverse());
+    }
+    await merging;
+    await app.services.merger.drain();
+    expect(app.services.rowsStore.mark(t.seq())).toBeUndefined();
+    expect(indexProblems(app.services, 'proj_default', t.id)).toEqual([]);
+    const rows = await list(t.base, 'order=id.asc');
+    expect(rows.length).toBe(6000 - 60 + 12);
+    for (const state of ['open', 'paid']) expect((await list(t.base, `filter=state.eq.${state}&order=id.asc`)).map((r) => r.id)).toEqual(rows.filter((r: any) => r.state === state).map((r) => r.id));
+  });
+
   test('a tail left by a stop is read back after the restart and merged by resume()', async () => {
     const t = await tableWith(load(400));
     const dataDir = app.dataDir;
