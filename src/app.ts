@@ -89,7 +89,7 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const columnCache = new ColumnCache(rowsStore, builds, current);
   const tables = new TablesService(store, tablesStore, clock, cursors, meta, rowsStore, search, columnCache);
   const tails = new IndexTails(rowsStore);
-  const merger = new IndexMerger(store, rowsStore, tablesStore, tails, log, config.indexMergeIdleMs);
+  const merger = new IndexMerger(store, rowsStore, tablesStore, tails, log, config.indexMergeIdleMs, config.indexMergeRunRows);
   const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache, new RowIndex(rowsStore, tails));
   const outbound = new Outbound(config.outboundPolicy, network.resolver ?? systemResolver, config.webhookCa, `rowsmith/${VERSION}`);
   const sender = new WebhookSender(outbound, clock, config.webhookTimeoutMs);
@@ -99,6 +99,8 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const rows = new RowsService(store, tables, tablesStore, rowsStore, rowsQuery, search, columnCache, clock, tails, merger);
   return {
     merger,
+    tails,
+    tablesStore,
     meta,
     accounts,
     tables,

@@ -52,6 +52,8 @@ export interface Config {
   prebuild: boolean;
   /** How long a table goes without writes before the index entries of its bulk-loaded rows are merged. */
   indexMergeIdleMs: number;
+  /** Rows per merge run (their sorted entries are held in memory while it runs). */
+  indexMergeRunRows: number;
   /** An OpenAI-compatible chat-completions server for prose; extraction works without it. */
   llm: { baseUrl: string; model: string; apiKey: string | null; timeoutMs: number } | null;
   /** OCR languages (installed `@tesseract.js-data/*` packages), worker threads and time per page. */
@@ -178,6 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
     exportTtlMs: int(env, 'ROWSMITH_EXPORT_TTL_HOURS', 24, 1, 24 * 365) * HOUR,
     prebuild: bool(env, 'ROWSMITH_PREBUILD', true),
     indexMergeIdleMs: int(env, 'ROWSMITH_INDEX_MERGE_IDLE_MS', 300, 0, DAY),
+    indexMergeRunRows: int(env, 'ROWSMITH_INDEX_MERGE_RUN_ROWS', 250_000, 100, 10_000_000),
     llm: llm(env),
     ocr: {
       languages: ocrLanguages(env),

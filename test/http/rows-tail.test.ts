@@ -157,6 +157,30 @@ describe('the unmerged tail', () => {
     for (const state of ['open', 'paid']) expect((await list(t.base, `filter=state.eq.${state}&order=id.asc`)).map((r) => r.id)).toEqual(rows.filter((r: any) => r.state === state).map((r) => r.id));
   });
 
+  test('a long tail is merged in several runs, each moving the mark, with writes between them', async () => {
+    const dataDir = app.dataDir;
+    await app.close(true);
+    app = await startApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000, indexMergeRunRows: 700 } });
+    const t = await tableWith([]);
+    for (let n = 0; n < 3000; n += 1000) expect((await app.request('POST', `${t.base}/rows/bulk`, { body: { creates: load(1000, n) } })).status).toBe(200);
+    const s = app.services;
+    const marks = new Set<string | undefined>();
+    const merging = s.merger.drain();
+    for (let k = 0; k < 8; k++) {
+      // In-process requests never leave the event loop a turn; the merge needs some.
+      await Bun.sleep(10);
+      marks.add(s.rowsStore.mark(t.seq()));
+      const first = (await list(t.base, 'order=id.asc'))[k * 300]!;
+      expect((await app.request('PATCH', `${t.base}/rows/${first.id}`, { body: { qty: 500 + k } })).status).toBe(200);
+      expect(await codes(t.base, `filter=qty.eq.${500 + k}`)).toEqual([first.code]);
+    }
+    await merging;
+    await s.merger.drain();
+    expect(s.rowsStore.mark(t.seq())).toBeUndefined();
+    expect(marks.size).toBeGreaterThan(2);
+    expect(indexProblems(app.services, 'proj_default', t.id)).toEqual([]);
+  });
+
   test('a tail left by a stop is read back after the restart and merged by resume()', async () => {
     const t = await tableWith(load(400));
     const dataDir = app.dataDir;
