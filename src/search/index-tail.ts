@@ -9,7 +9,7 @@
  * has already merged; readers take from it only the rows after the mark they read.
  */
 import * as lmdb from 'lmdb';
-import { indexValues, slotValue, type IndexKeyBound, type IndexValue, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
+import { indexValue, indexValues, slotValue, type IndexKeyBound, type IndexValue, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
 
 // lmdb exports its key encoder without declaring it.
 const keyValueToBuffer = (lmdb as unknown as { keyValueToBuffer(key: unknown): Uint8Array }).keyValueToBuffer;
@@ -53,21 +53,28 @@ function below(value: IndexValue, id: string, bound: IndexKeyBound): boolean {
   return bound.inclusive;
 }
 
-/** One table's tail: rows by position (null once removed), each slot's index values by position. */
+/**
+ * One table's tail: rows by position (in the order they came, which is id order for appends), each
+ * slot's index values by position. A bulk load only appends, so positions are found by binary
+ * search over the ids; a map of them is made only once ids arrive out of order.
+ */
 interface Tail {
   /** The slots it holds, as the table had them when it was loaded. */
   slotsKey: string;
-  ids: Array<string | null>;
-  /** Positions before it are all removed or merged; ids ascend by position while `ascending`. */
+  ids: string[];
+  /** Positions before it are merged or removed; removed positions after it are in `gone`. */
   start: number;
+  gone: Set<number>;
   ascending: boolean;
   maxId: string;
-  positions: Map<string, number>;
-  values: Map<number, Array<IndexValue | IndexValue[]>>;
-  multi: Map<number, boolean>;
-  live: number;
+  positions: Map<string, number> | null;
+  slots: Array<{ slot: number; multi: boolean; values: Array<IndexValue | IndexValue[]> }>;
   /** Entries of a slot in index order, made on first use after a change. */
   sorted: Map<number, Array<[IndexValue, string]>>;
+}
+
+function liveCount(tail: Tail): number {
+  return tail.ids.length - tail.start - tail.gone.size;
 }
 
 function keyOf(slots: SlotSpec[]): string {
@@ -81,7 +88,8 @@ export class IndexTails {
 
   /** Rows held for a table (for the merger's pressure check and for tests). */
   size(seq: number): number {
-    return this.tails.get(seq)?.live ?? 0;
+    const tail = this.tails.get(seq);
+    return tail ? liveCount(tail) : 0;
   }
 
   /**
@@ -95,6 +103,7 @@ export class IndexTails {
     if (tail && tail.slotsKey === key) return tail;
     tail = emptyTail(slots);
     for (const row of this.rows.scanRows(seq, false, mark)) set(tail, row);
+    tail.sorted.clear();
     this.tails.set(seq, tail);
     return tail;
   }
@@ -119,6 +128,7 @@ export class IndexTails {
     for (const id of changes.removed ?? []) unset(tail, id);
     emptied(tail);
     for (const row of changes.upserted ?? []) if (row.id > mark) set(tail, row);
+    tail.sorted.clear();
   }
 
   /** After a merge committed: rows up to the new mark are in the index now. */
@@ -132,14 +142,15 @@ export class IndexTails {
     }
     // Merges go in id order: while positions follow ids, the merged rows are a prefix.
     if (tail.ascending) {
-      while (tail.start < tail.ids.length && (tail.ids[tail.start] === null || tail.ids[tail.start]! <= mark)) {
-        const id = tail.ids[tail.start];
-        if (id !== null && id !== undefined) unset(tail, id);
+      while (tail.start < tail.ids.length && tail.ids[tail.start]! <= mark) {
+        clear(tail, tail.start);
+        tail.gone.delete(tail.start);
         tail.start++;
       }
     } else {
-      for (const id of [...tail.positions.keys()]) if (id <= mark) unset(tail, id);
+      for (let i = tail.start; i < tail.ids.length; i++) if (tail.ids[i]! <= mark) unset(tail, tail.ids[i]!);
     }
+    tail.sorted.clear();
     emptied(tail);
   }
 
@@ -153,7 +164,7 @@ export class IndexTails {
    */
   *scan(seq: number, slots: SlotSpec[], mark: string | undefined, slot: number, from: IndexKeyBound, to: IndexKeyBound, reverse = false): Generator<[IndexValue, string]> {
     const tail = this.of(seq, slots, mark);
-    if (!tail || tail.live === 0) return;
+    if (!tail || liveCount(tail) === 0) return;
     const entries = sortedEntries(tail, slot);
     const inside = ([value, id]: [IndexValue, string]) => id > mark! && above(value, id, from) && below(value, id, to);
     if (reverse) {
@@ -166,13 +177,13 @@ export class IndexTails {
   /** How many tail entries lie between two bounds, counting no further than `limit`. */
   count(seq: number, slots: SlotSpec[], mark: string | undefined, slot: number, from: IndexKeyBound, to: IndexKeyBound, limit: number): number {
     const tail = this.of(seq, slots, mark);
-    if (!tail || tail.live === 0 || limit <= 0) return 0;
-    const values = tail.values.get(slot);
+    if (!tail || liveCount(tail) === 0 || limit <= 0) return 0;
+    const values = tail.slots.find((s) => s.slot === slot)?.values;
     if (!values) return 0;
     let n = 0;
     for (let i = tail.start; i < tail.ids.length; i++) {
-      const id = tail.ids[i];
-      if (id === null || id === undefined || id <= mark!) continue;
+      const id = tail.ids[i]!;
+      if (id <= mark! || (tail.gone.size && tail.gone.has(i))) continue;
       const v = values[i]!;
       for (const value of Array.isArray(v) ? v : [v]) {
         if (above(value, id, from) && below(value, id, to) && ++n >= limit) return n;
@@ -183,61 +194,94 @@ export class IndexTails {
 }
 
 function emptyTail(slots: SlotSpec[]): Tail {
-  const tail: Tail = { slotsKey: keyOf(slots), ids: [], start: 0, ascending: true, maxId: '', positions: new Map(), values: new Map(), multi: new Map(), live: 0, sorted: new Map() };
-  for (const s of slots) {
-    tail.values.set(s.slot, []);
-    tail.multi.set(s.slot, s.multi);
+  return {
+    slotsKey: keyOf(slots),
+    ids: [],
+    start: 0,
+    gone: new Set(),
+    ascending: true,
+    maxId: '',
+    positions: null,
+    slots: slots.map(({ slot, multi }) => ({ slot, multi, values: [] })),
+    sorted: new Map(),
+  };
+}
+
+/** A live row's position, or undefined. */
+function find(tail: Tail, id: string): number | undefined {
+  let i: number | undefined;
+  if (tail.positions) {
+    i = tail.positions.get(id);
+  } else {
+    let lo = tail.start;
+    let hi = tail.ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = tail.ids[mid]!;
+      if (at === id) {
+        i = mid;
+        break;
+      }
+      if (at < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
   }
-  return tail;
+  return i === undefined || i < tail.start || tail.gone.has(i) ? undefined : i;
 }
 
 function set(tail: Tail, row: RowRecord): void {
-  let i = tail.positions.get(row.id);
+  let i = row.id > tail.maxId ? undefined : find(tail, row.id);
   if (i === undefined) {
     i = tail.ids.length;
-    if (row.id < tail.maxId) tail.ascending = false;
-    else tail.maxId = row.id;
+    if (row.id < tail.maxId && !tail.positions) {
+      // Out of id order from here on: positions are looked up in a map.
+      tail.ascending = false;
+      tail.positions = new Map();
+      for (let k = tail.start; k < tail.ids.length; k++) if (!tail.gone.has(k)) tail.positions.set(tail.ids[k]!, k);
+    }
+    if (row.id > tail.maxId) tail.maxId = row.id;
     tail.ids.push(row.id);
-    tail.positions.set(row.id, i);
-    tail.live++;
+    tail.positions?.set(row.id, i);
   }
-  for (const [slot, values] of tail.values) {
-    const multi = tail.multi.get(slot)!;
-    const v = indexValues(slotValue(row, slot), multi);
-    values[i] = multi ? v : v[0]!;
+  for (const s of tail.slots) {
+    const value = slotValue(row, s.slot);
+    s.values[i] = s.multi ? indexValues(value, true) : indexValue(value);
   }
-  tail.sorted.clear();
+}
+
+/** Lets a position's values go to the collector. */
+function clear(tail: Tail, i: number): void {
+  for (const s of tail.slots) s.values[i] = null;
 }
 
 function unset(tail: Tail, id: string): void {
-  const i = tail.positions.get(id);
+  const i = find(tail, id);
   if (i === undefined) return;
-  tail.positions.delete(id);
-  tail.ids[i] = null;
-  // Its values go to the collector.
-  for (const values of tail.values.values()) values[i] = null;
-  tail.live--;
-  tail.sorted.clear();
+  tail.gone.add(i);
+  tail.positions?.delete(id);
+  clear(tail, i);
 }
 
 /** A tail left with no rows starts its arrays afresh. */
 function emptied(tail: Tail): void {
-  if (tail.live > 0) return;
+  if (liveCount(tail) > 0) return;
   tail.ids = [];
   tail.start = 0;
+  tail.gone.clear();
   tail.ascending = true;
   tail.maxId = '';
-  for (const values of tail.values.values()) values.length = 0;
+  tail.positions = null;
+  for (const s of tail.slots) s.values.length = 0;
 }
 
 function sortedEntries(tail: Tail, slot: number): Array<[IndexValue, string]> {
   let entries = tail.sorted.get(slot);
   if (entries) return entries;
   entries = [];
-  const values = tail.values.get(slot) ?? [];
+  const values = tail.slots.find((s) => s.slot === slot)?.values ?? [];
   for (let i = tail.start; i < tail.ids.length; i++) {
-    const id = tail.ids[i];
-    if (id === null || id === undefined) continue;
+    if (tail.gone.size && tail.gone.has(i)) continue;
+    const id = tail.ids[i]!;
     const v = values[i]!;
     for (const value of Array.isArray(v) ? v : [v]) entries.push([value, id]);
   }
