@@ -85,8 +85,8 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const rowsStore = new RowsStore(store);
   const builds = new BuildQueue(log);
   const current = (id: string) => tablesStore.get(id);
-  const search = new SearchIndexes(rowsStore, builds, current);
   const columnCache = new ColumnCache(rowsStore, builds, current);
+  const search = new SearchIndexes(rowsStore, builds, current, (tableId, id) => columnCache.idString(tableId, id));
   const tables = new TablesService(store, tablesStore, clock, cursors, meta, rowsStore, search, columnCache);
   const tails = new IndexTails(rowsStore);
   const merger = new IndexMerger(store, rowsStore, tablesStore, tails, log, config.indexMergeIdleMs, config.indexMergeRunRows);

@@ -193,7 +193,8 @@ interface TableColumns {
   version: number;
   /** Row ids by position; null where a row was deleted. */
   ids: Array<string | null>;
-  positions: Map<string, number>;
+  /** Positions by row id, only once positions stop following ids (until then ids are searched: a million ids' map is some 50 MB). */
+  positions: Map<string, number> | null;
   slots: Map<number, Column>;
   /** How many positions hold a live row. */
   live: number;
@@ -245,6 +246,13 @@ export class ColumnCache {
     return this.readers(table.id, slots, table.data_version, table.data_version);
   }
 
+  /** The cache's own copy of a row id (for other in-memory indexes to share), if it holds the row. */
+  idString(tableId: string, id: string): string | undefined {
+    const entry = this.tables.get(tableId);
+    const i = entry && positionOf(entry, id);
+    return i === undefined ? undefined : entry!.ids[i]!;
+  }
+
   /** How many rows hold each value of a slot, when the cache is current and can tell (see `Column.counts`). */
   counts(table: TableRecord, slot: number, limit: number): Map<string | number, number> | null {
     const entry = this.tables.get(table.id);
@@ -256,7 +264,7 @@ export class ColumnCache {
   private readers(tableId: string, slots: number[], low: number, high: number): ColumnReaders | null {
     const entry = this.tables.get(tableId);
     if (!entry || entry.version < low || entry.version > high || !slots.every((s) => entry.slots.has(s))) return null;
-    return { ids: entry.ids, at: (id) => entry.positions.get(id), reader: (slot) => entry.slots.get(slot)!.reader() };
+    return { ids: entry.ids, at: (id) => positionOf(entry, id), reader: (slot) => entry.slots.get(slot)!.reader() };
   }
 
   /** Starts building every slot of the table (a small table's at once, others in the background), unless it is held or under way. */
@@ -331,7 +339,7 @@ export class ColumnCache {
       for (const id of building.ids) if (id !== null) live++;
       const slots = new Map(building.slots.map((slot, k) => [slot, building.columns[k]!]));
       const idOrdered = ascending(building.ids);
-      this.tables.set(tableId, { version: building.version, ids: building.ids, positions: building.positions, slots, live, idOrdered, orders: new Map() });
+      this.tables.set(tableId, { version: building.version, ids: building.ids, positions: idOrdered ? null : building.positions, slots, live, idOrdered, orders: new Map() });
     }
     for (const resolve of building.waiters) resolve();
   }
@@ -368,21 +376,25 @@ export class ColumnCache {
       return;
     }
     for (const id of changes.removed ?? []) {
-      const i = entry.positions.get(id);
+      const i = positionOf(entry, id);
       if (i === undefined) continue;
       entry.ids[i] = null;
-      entry.positions.delete(id);
+      entry.positions?.delete(id);
       entry.live--;
     }
     for (const row of changes.upserted ?? []) {
-      let i = entry.positions.get(row.id);
+      let i = positionOf(entry, row.id);
       if (i === undefined) {
         i = entry.ids.length;
         const id = ownString(row.id);
         const last = entry.idOrdered ? lastId(entry.ids) : undefined;
-        if (last !== undefined && id <= last) entry.idOrdered = false;
+        if (last !== undefined && id <= last) {
+          entry.idOrdered = false;
+          entry.positions = new Map();
+          entry.ids.forEach((live, k) => live !== null && entry.positions!.set(live, k));
+        }
         entry.ids.push(id);
-        entry.positions.set(id, i);
+        entry.positions?.set(id, i);
         entry.live++;
       }
       for (const [slot, column] of entry.slots) column.set(i, slotValue(row, slot));
@@ -436,6 +448,13 @@ export class ColumnCache {
     const building = this.building.get(tableId);
     if (building) building.stale = true;
   }
+}
+
+/** A live row's position: from the map, or searched for while positions follow ids. */
+function positionOf(entry: TableColumns, id: string): number | undefined {
+  if (entry.positions) return entry.positions.get(id);
+  const i = firstAbove(entry.ids, id, true);
+  return entry.ids[i] === id ? i : undefined;
 }
 
 /** Whether the live ids are in ascending order. */
