@@ -173,6 +173,11 @@ export class IndexMerger {
     const slots = slotSpecs(table);
     const touched = new Set<string>();
     this.touched.set(seq, touched);
+    // Writes from here on say which tail rows they change. One that ran before may not have
+    // committed yet: an empty transaction after them waits for their commits, so the run reads
+    // their values.
+    await this.store.transaction(() => undefined);
+    this.store.env.resetReadTxn();
     const runs = await this.collect(seq, record.mark, record.runTo, slots);
     if (!runs) {
       // No row after the mark: every row is indexed.
