@@ -221,7 +221,8 @@ export async function runStorm(options: StormOptions): Promise<StormReport> {
       model.rows.set(row.id, v);
     } else if (choice <= 2) {
       const tag = `bulk-${owner}-${++seq}`;
-      const creates = Array.from({ length: 2 + r.int(40) }, () => ({ ...values(), tag }));
+      // One in four is large enough to leave its index entries to the background merge.
+      const creates = Array.from({ length: r.int(4) === 0 ? 100 + r.int(60) : 2 + r.int(40) }, () => ({ ...values(), tag }));
       pending.set(w, {
         describe: `bulk create ${tag} (${creates.length})`,
         resolve: (scan) => {
