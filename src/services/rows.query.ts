@@ -162,7 +162,7 @@ export class RowsQuery {
     if (slot === undefined || !column || fieldTypeOf(column.type) === 'array') return null;
     const value = indexValue(filter.value);
     // A long string is indexed by its start: its entries may hold rows that differ after it.
-    if (Array.isArray(filter.value) || (typeof value === 'string' && value.length >= INDEX_PREFIX)) return null;
+    if (Array.isArray(filter.value) || value === null || (typeof value === 'string' && value.length >= INDEX_PREFIX)) return null;
     const at: IndexKeyBound = { value, inclusive: true };
     const after: IndexKeyBound = query.cursor ? { value, inclusive: true, afterId: query.cursor.id } : at;
     const skip = query.cursor ? 0 : ((query.page ?? 1) - 1) * query.limit;
