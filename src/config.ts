@@ -54,6 +54,8 @@ export interface Config {
   indexMergeIdleMs: number;
   /** Rows per merge run (their sorted entries are held in memory while it runs). */
   indexMergeRunRows: number;
+  /** Most rows a table's unmerged tail holds: a load past it waits for the merge. */
+  indexTailMaxRows: number;
   /** An OpenAI-compatible chat-completions server for prose; extraction works without it. */
   llm: { baseUrl: string; model: string; apiKey: string | null; timeoutMs: number } | null;
   /** OCR languages (installed `@tesseract.js-data/*` packages), worker threads and time per page. */
@@ -181,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     prebuild: bool(env, 'ROWSMITH_PREBUILD', true),
     indexMergeIdleMs: int(env, 'ROWSMITH_INDEX_MERGE_IDLE_MS', 300, 0, DAY),
     indexMergeRunRows: int(env, 'ROWSMITH_INDEX_MERGE_RUN_ROWS', 250_000, 100, 10_000_000),
+    indexTailMaxRows: int(env, 'ROWSMITH_INDEX_TAIL_MAX_ROWS', 3_000_000, 1000, 100_000_000),
     llm: llm(env),
     ocr: {
       languages: ocrLanguages(env),

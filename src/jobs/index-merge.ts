@@ -1,8 +1,8 @@
 /**
  * The background merge of unmerged tails into the index (see RowsStore). A table's tail is merged
  * once the table has had no write for a moment (ROWSMITH_INDEX_MERGE_IDLE_MS), so a bulk load is
- * not slowed by it, or at once when its tail grows past TAIL_PRESSURE_ROWS, which bounds the
- * memory the tail holds.
+ * not slowed by it, or at once when its tail passes two thirds of ROWSMITH_INDEX_TAIL_MAX_ROWS;
+ * a load that finds the tail full waits for the merge, which bounds the memory the tail holds.
  *
  * A merge goes by runs of up to ROWSMITH_INDEX_MERGE_RUN_ROWS rows. A run reads its rows (a slice of time at a time),
  * sorts each column's entries, records its reach (`runTo`), and writes the entries in key order,
@@ -19,8 +19,6 @@ import { indexValues, slotValue, type IndexValue, type RowsStore, type SlotSpec 
 import type { TableRecord, TablesStore } from '../store/tables.store';
 import { slotSpecs } from '../services/rows.query';
 
-/** A tail this long is merged even while the table is still being written. */
-export const TAIL_PRESSURE_ROWS = 2_000_000;
 /** Index entries written per transaction. */
 export const ENTRIES_PER_MERGE = 4_000;
 /** Main-thread time a run's reading or sorting takes before it lets requests in. */
@@ -64,7 +62,23 @@ export class IndexMerger {
     private readonly idleMs: number,
     /** Rows one run takes (ROWSMITH_INDEX_MERGE_RUN_ROWS; its sorted entries are held in memory meanwhile). */
     private readonly runRows: number,
+    /** Most rows a tail holds (ROWSMITH_INDEX_TAIL_MAX_ROWS); merged while written from two thirds of it. */
+    private readonly tailMaxRows: number,
   ) {}
+
+  /** Waits while the table's tail is full (a load faster than the merge goes at its pace). */
+  async room(seq: number): Promise<void> {
+    while (!this.closed && this.tails.size(seq) >= this.tailMaxRows) {
+      this.lastWrite.set(seq, this.lastWrite.get(seq) ?? 0);
+      // A full tail is merged now, not after the idle time.
+      if (!this.running) {
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = null;
+        void this.start(false).catch(() => undefined);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
 
   /** Picks up the tails left by an earlier run (a crash or a stop during a load). */
   resume(): void {
@@ -130,7 +144,7 @@ export class IndexMerger {
 
   /** Whether a table should wait: written to within the idle time, and its tail not too long. */
   private busy(seq: number): boolean {
-    return performance.now() - (this.lastWrite.get(seq) ?? 0) < this.idleMs && this.tails.size(seq) < TAIL_PRESSURE_ROWS;
+    return performance.now() - (this.lastWrite.get(seq) ?? 0) < this.idleMs && this.tails.size(seq) < (this.tailMaxRows * 2) / 3;
   }
 
   private async run(all: boolean): Promise<void> {

@@ -191,6 +191,7 @@ export class RowsService {
    * request with a 400 whose `fields` name each bad item (`creates[3].amount`).
    */
   async bulk(projectId: string, tableId: string, input: BulkInput) {
+    if ((input.creates?.length ?? 0) >= DEFER_INDEX_ROWS) await this.merger.room(this.tables.requireActive(projectId, tableId).seq);
     return this.write(projectId, tableId, (table, changes) => {
       const problems: Problem[] = [];
       const resolve = columnResolver(table);
@@ -253,6 +254,7 @@ export class RowsService {
     rows: Array<{ values: Record<string, unknown>; origin: RowOrigin }>,
     alongside: (result: { created: number; merged: number; skipped: number }) => void,
   ) {
+    if (rows.length >= DEFER_INDEX_ROWS) await this.merger.room(this.tables.requireActive(projectId, tableId).seq);
     return this.write(
       projectId,
       tableId,

@@ -181,6 +181,22 @@ describe('the unmerged tail', () => {
     expect(indexProblems(app.services, 'proj_default', t.id)).toEqual([]);
   });
 
+  test('a load that finds the tail full waits for the merge to make room', async () => {
+    const dataDir = app.dataDir;
+    await app.close(true);
+    app = await startApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000, indexMergeRunRows: 300, indexTailMaxRows: 1000 } });
+    const t = await tableWith([]);
+    for (let n = 0; n < 1000; n += 500) expect((await app.request('POST', `${t.base}/rows/bulk`, { body: { creates: load(500, n) } })).status).toBe(200);
+    expect(app.services.tails.size(t.seq())).toBe(1000);
+    // Full: the next load waits until runs bring the tail under the limit (no idle time passes).
+    const reply = await app.request('POST', `${t.base}/rows/bulk`, { body: { creates: load(500, 1000) } });
+    expect(reply.status).toBe(200);
+    expect(app.services.tails.size(t.seq())).toBeLessThanOrEqual(1000 - 300 + 500);
+    expect(await codes(t.base, 'filter=code.eq.C1499')).toEqual(['C1499']);
+    await app.services.merger.drain();
+    expect(indexProblems(app.services, 'proj_default', t.id)).toEqual([]);
+  });
+
   test('a tail left by a stop is read back after the restart and merged by resume()', async () => {
     const t = await tableWith(load(400));
     const dataDir = app.dataDir;
