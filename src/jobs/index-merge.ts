@@ -4,10 +4,11 @@
  * not slowed by it, or at once when its tail passes two thirds of ROWSMITH_INDEX_TAIL_MAX_ROWS;
  * a load that finds the tail full waits for the merge, which bounds the memory the tail holds.
  *
- * A merge goes by runs of up to ROWSMITH_INDEX_MERGE_RUN_ROWS rows. A run reads its rows (a slice of time at a time),
- * sorts each column's entries, records its reach (`runTo`), and writes the entries in key order,
- * ENTRIES_PER_MERGE to a transaction: consecutive keys share B-tree pages, so an entry costs
- * about 3 us against 20 written at random, and requests are served between transactions. Rows
+ * A merge goes by runs of up to ROWSMITH_INDEX_MERGE_RUN_ROWS rows. A run reads its rows (a slice
+ * of time at a time), sorts each column's entries, records its reach (`runTo`), and writes the
+ * entries in key order, ENTRIES_PER_MERGE to a transaction: consecutive keys share B-tree pages,
+ * so an entry costs 3-6 us against 20 written at random, and requests are served between
+ * transactions. It first waits for the writes before it to commit. Rows
  * written while a run is under way are left out of its batches and indexed with their current
  * values when it ends, in the transaction that moves the mark. A crash leaves the mark where it
  * was; the next run covers the interrupted one's reach again.
