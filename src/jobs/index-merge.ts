@@ -21,7 +21,7 @@ import type { TableRecord, TablesStore } from '../store/tables.store';
 import { slotSpecs } from '../services/rows.query';
 
 /** Index entries written per transaction. */
-export const ENTRIES_PER_MERGE = 4_000;
+const ENTRIES_PER_MERGE = 4_000;
 /** Main-thread time a run's reading or sorting takes before it lets requests in. */
 const SLICE_MS = 8;
 /**

@@ -1,18 +1,14 @@
 /**
  * The unmerged tail of each table in memory: the index values of the rows after the table's merge
- * mark (see RowsStore), which have no index entries yet. Index reads add these to what LMDB's
- * index holds (services/row-index.ts), so a bulk load can write rows alone and leave the index
- * entries to a background merge (jobs/index-merge.ts).
+ * mark (see RowsStore), whose index entries readers cannot use yet. Index reads add these to what
+ * LMDB's index holds (services/row-index.ts), so a bulk load can write rows alone and leave the
+ * index entries to a background merge (jobs/index-merge.ts).
  *
  * Like the column cache it is derived data: loaded from the rows after the mark, kept in step
  * with committed writes, and trimmed once a merge commits. It may hold rows a reader's snapshot
  * has already merged; readers take from it only the rows after the mark they read.
  */
-import * as lmdb from 'lmdb';
-import { indexValue, indexValues, slotValue, type IndexKeyBound, type IndexValue, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
-
-// lmdb exports its key encoder without declaring it.
-const keyValueToBuffer = (lmdb as unknown as { keyValueToBuffer(key: unknown): Uint8Array }).keyValueToBuffer;
+import { entryKeyBytes, indexValue, indexValues, slotValue, type IndexKeyBound, type IndexValue, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
 
 /** Type classes in index order. */
 function typeClass(v: IndexValue): number {
@@ -33,7 +29,7 @@ export function compareIndexValues(a: IndexValue, b: IndexValue): number {
   const sb = b as string;
   if (!NOT_PLAIN.test(sa) && !NOT_PLAIN.test(sb)) return sa < sb ? -1 : sa > sb ? 1 : 0;
   // Control characters and characters beyond U+FFFF: compare the encoded keys themselves.
-  return Buffer.compare(Buffer.from(keyValueToBuffer([0, sa])), Buffer.from(keyValueToBuffer([0, sb])));
+  return Buffer.compare(entryKeyBytes(sa), entryKeyBytes(sb));
 }
 
 /** Whether an entry (value, id) lies within a bound, with the meaning RowsStore.scanIndex gives bounds. */
@@ -152,10 +148,6 @@ export class IndexTails {
     }
     tail.sorted.clear();
     emptied(tail);
-  }
-
-  drop(seq: number): void {
-    this.tails.delete(seq);
   }
 
   /**

@@ -61,6 +61,11 @@ export function indexKeyBytes(value: IndexValue): Buffer {
   return Buffer.from(keyValueToBuffer(value));
 }
 
+/** The bytes LMDB orders an index value by inside an index key (where strings encode slightly differently). */
+export function entryKeyBytes(value: IndexValue): Buffer {
+  return Buffer.from(keyValueToBuffer([0, value]));
+}
+
 /** How far a table's rows are merged into the index (see the file comment). */
 export interface MarkRecord {
   mark: string;
