@@ -88,6 +88,8 @@ export class IndexMerger {
     for (const table of this.tables.withSeqs(new Set(marked))) {
       this.tableOf.set(table.seq, table.id);
       this.lastWrite.set(table.seq, 0);
+      // Read back in the background, so the first query of the table does not wait for it.
+      void this.tails.preload(table.seq, slotSpecs(table)).catch((error: unknown) => this.log.error('index_tail_load_failed', { table: table.id, error: String(error) }));
     }
     this.schedule();
   }

@@ -67,6 +67,8 @@ interface Tail {
   slots: Array<{ slot: number; multi: boolean; values: Array<IndexValue | IndexValue[]> }>;
   /** Entries of a slot in index order, made on first use after a change. */
   sorted: Map<number, Array<[IndexValue, string]>>;
+  /** While read back in the background: the last row read (rows after it are not held yet). */
+  loadedTo?: string;
 }
 
 function liveCount(tail: Tail): number {
@@ -94,14 +96,46 @@ export class IndexTails {
    */
   private of(seq: number, slots: SlotSpec[], mark: string | undefined): Tail | null {
     if (mark === undefined) return null;
-    const key = keyOf(slots);
     let tail = this.tails.get(seq);
-    if (tail && tail.slotsKey === key) return tail;
-    tail = emptyTail(slots);
-    for (const row of this.rows.scanRows(seq, false, mark)) set(tail, row);
-    tail.sorted.clear();
-    this.tails.set(seq, tail);
+    if (!tail || tail.slotsKey !== keyOf(slots)) {
+      tail = emptyTail(slots);
+      tail.loadedTo = mark;
+      this.tails.set(seq, tail);
+    }
+    // A read needs all of it: what a background read-back has not reached is read now.
+    if (tail.loadedTo !== undefined) this.readBack(tail, seq, Infinity);
     return tail;
+  }
+
+  /**
+   * Reads a table's tail back from LMDB in the background, a slice of time at a time (after a
+   * restart, so the first query does not wait for all of it). Writes meanwhile are followed.
+   */
+  async preload(seq: number, slots: SlotSpec[], sliceMs = 8): Promise<void> {
+    if (this.rows.mark(seq) === undefined || this.tails.get(seq)?.slotsKey === keyOf(slots)) return;
+    const tail = emptyTail(slots);
+    tail.loadedTo = this.rows.mark(seq);
+    this.tails.set(seq, tail);
+    while (tail.loadedTo !== undefined && this.tails.get(seq) === tail) {
+      this.readBack(tail, seq, performance.now() + sliceMs);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Reads rows after `loadedTo` (and after the mark) until the deadline or the end. */
+  private readBack(tail: Tail, seq: number, deadline: number): void {
+    const mark = this.rows.mark(seq) ?? tail.loadedTo!;
+    let n = 0;
+    for (const row of this.rows.scanRows(seq, false, tail.loadedTo! > mark ? tail.loadedTo : mark)) {
+      set(tail, row);
+      tail.loadedTo = row.id;
+      if ((++n & 255) === 0 && performance.now() >= deadline) {
+        tail.sorted.clear();
+        return;
+      }
+    }
+    tail.loadedTo = undefined;
+    tail.sorted.clear();
   }
 
   /**
@@ -121,9 +155,11 @@ export class IndexTails {
       this.tails.set(seq, tail);
     }
     if (!tail) return;
-    for (const id of changes.removed ?? []) unset(tail, id);
+    // Rows a read-back has not reached are left to it (it reads them as committed).
+    const reached = (id: string) => tail!.loadedTo === undefined || id <= tail!.loadedTo;
+    for (const id of changes.removed ?? []) if (reached(id)) unset(tail, id);
     emptied(tail);
-    for (const row of changes.upserted ?? []) if (row.id > mark) set(tail, row);
+    for (const row of changes.upserted ?? []) if (row.id > mark && reached(row.id)) set(tail, row);
     tail.sorted.clear();
   }
 

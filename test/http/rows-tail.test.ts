@@ -4,6 +4,7 @@
  * index exactly as if each row had been indexed in its own transaction.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { slotSpecs } from '../../src/services/rows.query';
 import { DEFER_INDEX_ROWS } from '../../src/services/rows.service';
 import { startApp, type TestApp } from '../helpers/app';
 import { indexProblems } from '../helpers/index-check';
@@ -209,5 +210,28 @@ describe('the unmerged tail', () => {
     await app.services.merger.drain();
     expect(app.services.rowsStore.mark(t.seq())).toBeUndefined();
     expect(indexProblems(app.services, 'proj_default', t.id)).toEqual([]);
+  });
+
+  test('after a restart the tail is read back in the background; writes meanwhile are followed', async () => {
+    const t = await tableWith([]);
+    for (let n = 0; n < 6000; n += 1000) expect((await app.request('POST', `${t.base}/rows/bulk`, { body: { creates: load(1000, n) } })).status).toBe(200);
+    const dataDir = app.dataDir;
+    await app.close(true);
+    app = await startApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000 } });
+    const all = await list(t.base, 'order=id.asc');
+    await app.close(true);
+    app = await startApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000 } });
+    // Slices of 256 rows: the writes below commit while it reads (each commit lets a slice run).
+    const loading = app.services.tails.preload(t.seq(), slotSpecs(app.services.tables.get('proj_default', t.id)), 0);
+    // Writes while it reads: updates before and after where it has got to, a delete, new rows.
+    for (const k of [0, 3000, 5999]) expect((await app.request('PATCH', `${t.base}/rows/${all[k]!.id}`, { body: { qty: 700 + k } })).status).toBe(200);
+    expect((await app.request('DELETE', `${t.base}/rows/${all[10]!.id}`)).status).toBe(200);
+    expect((await app.request('POST', `${t.base}/rows`, { body: { code: 'late', qty: 9 } })).status).toBe(201);
+    await loading;
+    expect(app.services.tails.size(t.seq())).toBe(6000);
+    for (const k of [0, 3000, 5999]) expect(await codes(t.base, `filter=qty.eq.${700 + k}`)).toEqual([all[k]!.code]);
+    expect(await codes(t.base, `filter=code.eq.${all[10]!.code}`)).toEqual([]);
+    expect(await codes(t.base, 'filter=code.eq.late')).toEqual(['late']);
+    expect((await codes(t.base, 'filter=qty.eq.9')).length).toBe(all.filter((r: any) => r.qty === 9).length + 1);
   });
 });
