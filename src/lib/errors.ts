@@ -103,3 +103,14 @@ export function fieldError(path: string, message: string, errorKey = 'invalid'):
 }
 
 export const notFound = (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found`);
+
+/**
+ * `If-Match` must name the current ETag (or `*`; weak tags compare by their value): a stale one is
+ * 409 optimistic_lock_conflict carrying the current ETag. No header, no check.
+ */
+export function checkIfMatchTag(ifMatch: string | null, current: string, what: string): void {
+  if (ifMatch === null) return;
+  const tags = ifMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  if (tags.includes('*') || tags.includes(current)) return;
+  throw new ApiError(409, 'optimistic_lock_conflict', `The ${what} changed since you read it; fetch it again and retry`, {}, { ETag: current });
+}

@@ -4,7 +4,7 @@
  * defaults, and unknown keys. Problems are collected per field so one 400 names them all.
  */
 import { coerce } from '../extract/coerce';
-import { ApiError, type FieldError } from '../lib/errors';
+import { ApiError, checkIfMatchTag, type FieldError } from '../lib/errors';
 import type { RowRecord } from '../store/rows.store';
 import type { Column, TableRecord } from '../store/tables.store';
 import { SYSTEM_FIELDS } from './row-fields';
@@ -103,11 +103,7 @@ export function rowEtag(row: { id: unknown; updated_at: unknown }): string {
 
 /** `If-Match` must name the row's current ETag (or `*`); a stale one is 409, with the current ETag. */
 export function checkRowIfMatch(ifMatch: string | null, row: RowRecord): void {
-  if (ifMatch === null) return;
-  const current = rowEtag(row);
-  const tags = ifMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (tags.includes('*') || tags.includes(current)) return;
-  throw new ApiError(409, 'optimistic_lock_conflict', 'The row changed since you read it; fetch it again and retry', {}, { ETag: current });
+  checkIfMatchTag(ifMatch, rowEtag(row), 'row');
 }
 
 export function toRow(table: TableRecord, row: RowRecord): Record<string, unknown> {

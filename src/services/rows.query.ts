@@ -130,15 +130,15 @@ export class RowsQuery {
     const exact = query.filter === null || prefilter !== null;
     if (hits === null) return this.walk(table, query, matches, access, prefilter, exact, warm);
     const isHit: Prefilter = prefilter ? (id, position) => hits.has(id) && prefilter(id, position) : (id) => hits.has(id);
-    // A walk of the order passes about row_count / hits entries per hit. When fetching the hits
-    // costs less, they are fetched and sorted (in creation order only their ids are sorted, and
-    // only the page is fetched); otherwise the walk passes the rest without reading them.
     const first = query.order[0]!.field;
     if ((first === 'created_at' || first === 'id') && query.order.length === 1 && !query.cursor && hits.inOrder) {
       // The hits listed newest (or oldest) first from the postings: no pass over every hit.
       return this.walk(table, query, matches, access, prefilter, exact, warm, undefined, hits.inOrder(query.order[0]!.desc));
     }
-    const want = (query.cursor ? 1 : (query.page ?? 1)) * query.limit + 1;
+    // A walk of the order passes about row_count / hits entries per hit. When fetching the hits
+    // costs less, they are fetched and sorted (in creation order only their ids are sorted, and
+    // only the page is fetched); otherwise the walk passes the rest without reading them.
+    const want = offsetOf(query) + query.limit + 1;
     const walkCost = ((want * table.row_count) / Math.max(1, hits.size)) * COST.walkEntry;
     if (first === 'created_at' || first === 'id') {
       if (hits.size * COST.sortId <= walkCost) return this.walk(table, query, matches, access, isHit, exact, warm, hits.ids().sort());
@@ -165,7 +165,7 @@ export class RowsQuery {
     if (Array.isArray(filter.value) || value === null || (typeof value === 'string' && value.length >= INDEX_PREFIX)) return null;
     const at: IndexKeyBound = { value, inclusive: true };
     const after: IndexKeyBound = query.cursor ? { value, inclusive: true, afterId: query.cursor.id } : at;
-    const skip = query.cursor ? 0 : ((query.page ?? 1) - 1) * query.limit;
+    const skip = offsetOf(query);
     const entries = first.desc ? this.index.scan(table, slot, at, after, true, skip) : this.index.scan(table, slot, after, at, false, skip);
     const found: RowRecord[] = [];
     for (const [, id] of entries) {
@@ -278,11 +278,12 @@ export class RowsQuery {
     }
     const single = rest.length === 0;
     const cursor = query.cursor;
-    const skip = cursor ? 0 : ((query.page ?? 1) - 1) * query.limit;
+    const skip = offsetOf(query);
     // A single-key offset page whose walk decides the filter before reading rows passes over the
     // rows before the page unread.
-    const pass = { rows: single && exact ? skip : 0 };
-    const want = skip - pass.rows + query.limit + 1;
+    const passing = single && exact ? skip : 0;
+    const pass = { rows: passing };
+    const want = skip - passing + query.limit + 1;
     const collected: RowRecord[] = [];
     let lastFirst: unknown = undefined;
     let examined = 0;
@@ -296,7 +297,8 @@ export class RowsQuery {
       if (single && collected.length >= want) break;
     }
     const ordered = single ? collected : sortByOrder(collected, query, access);
-    const from = skip - pass.rows;
+    // Rows not passed over (the walk ended first) leave nothing collected: an empty page.
+    const from = skip - passing;
     return pageFrom(ordered.slice(from, from + query.limit), ordered.length > from + query.limit, query, access, this.cursors);
   }
 
@@ -305,8 +307,7 @@ export class RowsQuery {
    * Rows the prefilter rules out are skipped without being read. In creation order, `sortedIds`
    * (ascending) stands in for all of the table's row ids, and `inOrder` (in the walk's direction,
    * from the start) for the rows themselves. The first `pass.rows` rows that the
-   * prefilter lets through are passed over unread; `pass.rows` is lowered to the number it could
-   * not pass over (the walk ended first).
+   * prefilter lets through are passed over unread.
    */
   private *ordered(
     table: TableRecord,
@@ -318,23 +319,16 @@ export class RowsQuery {
     pass: { rows: number } = { rows: 0 },
     inOrder?: Iterable<string>,
   ): Generator<RowRecord> {
-    let toPass = pass.rows;
-    pass.rows = 0;
     if (key.field === 'created_at' || key.field === 'id') {
       const after = exactResume && cursor ? cursor.id : undefined;
       if (!prefilter && !inOrder) {
         // Passed over without reading them: counted along the column cache's ids when it is
         // current, else by lmdb in native code.
-        pass.rows = toPass;
-        const cached = toPass > 0 ? this.columns.creationOrder(table) : null;
-        if (!cached) {
-          yield* this.rows.scanRows(table.seq, key.desc, after, toPass);
-          return;
-        }
-        for (const { id } of cached.walk(key.desc, after, toPass)) {
-          const row = this.rows.get(table.seq, id);
-          if (row) yield row;
-        }
+        const skip = pass.rows;
+        pass.rows = 0;
+        const cached = skip > 0 ? this.columns.creationOrder(table) : null;
+        if (cached) yield* this.read(table, cached.walk(key.desc, after, skip), null, pass);
+        else yield* this.rows.scanRows(table.seq, key.desc, after, skip);
         return;
       }
       // The column cache's positions follow creation order: walked there, rows are tested by
@@ -345,16 +339,7 @@ export class RowsQuery {
         : cached
           ? cached.walk(key.desc, after)
           : idsOf(sortedIds ? idsFrom(sortedIds, key.desc, after) : this.rows.scanRowIds(table.seq, key.desc, after));
-      for (const { id, position } of entries) {
-        if (prefilter && !prefilter(id, position)) continue;
-        if (toPass > 0) {
-          toPass--;
-          pass.rows++;
-          continue;
-        }
-        const row = this.rows.get(table.seq, id);
-        if (row) yield row;
-      }
+      yield* this.read(table, entries, prefilter, pass);
       return;
     }
     const slot = slotOf(table, key.field);
@@ -394,17 +379,22 @@ export class RowsQuery {
       : inNulls
         ? [nullSegment]
         : [valueSegment, nullSegment];
-    for (const segment of segments) {
-      for (const { id, position } of segment()) {
-        if (prefilter && !prefilter(id, position)) continue;
-        if (toPass > 0) {
-          toPass--;
-          pass.rows++;
-          continue;
-        }
-        const row = this.rows.get(table.seq, id);
-        if (row) yield row;
+    for (const segment of segments) yield* this.read(table, segment(), prefilter, pass);
+  }
+
+  /**
+   * The rows of walked entries the prefilter lets through, read from LMDB but for the first
+   * `pass.rows` (passed over unread: `pass.rows` counts down as they go).
+   */
+  private *read(table: TableRecord, entries: Iterable<{ id: string; position?: number }>, prefilter: Prefilter | null, pass: { rows: number }): Generator<RowRecord> {
+    for (const { id, position } of entries) {
+      if (prefilter && !prefilter(id, position)) continue;
+      if (pass.rows > 0) {
+        pass.rows--;
+        continue;
       }
+      const row = this.rows.get(table.seq, id);
+      if (row) yield row;
     }
   }
 
@@ -528,6 +518,11 @@ type Prefilter = (id: string, position?: number) => boolean;
 
 function* idsOf(entries: Iterable<[unknown, string] | string>): Generator<{ id: string }> {
   for (const entry of entries) yield { id: typeof entry === 'string' ? entry : entry[1] };
+}
+
+/** Rows a page passes over before its own (offset pages; a cursor page starts at its cursor). */
+function offsetOf(query: ListQuery): number {
+  return query.cursor ? 0 : ((query.page ?? 1) - 1) * query.limit;
 }
 
 /** Ids of an ascending list in either direction, starting after `after` when given. */

@@ -1,6 +1,6 @@
 /** The rules of tables: create, read, list, update, soft delete, restore, duplicate and purge. */
 import type { Clock } from '../lib/clock';
-import { ApiError, fieldError } from '../lib/errors';
+import { ApiError, checkIfMatchTag, fieldError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { SLUG_PATTERN, slugify, uniqueSlug } from '../lib/slug';
 import type { CursorCodec } from '../query/cursor';
@@ -377,9 +377,5 @@ function searchedColumns(columns: Column[]): string {
 
 /** `If-Match` must name the table's current ETag (or `*`); a stale one is 409. */
 export function checkIfMatch(ifMatch: string | null, table: TableRecord): void {
-  if (ifMatch === null) return;
-  const current = etagOf(table);
-  const tags = ifMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (tags.includes('*') || tags.includes(current)) return;
-  throw new ApiError(409, 'optimistic_lock_conflict', 'The table changed since you read it; fetch it again and retry', {}, { ETag: current });
+  checkIfMatchTag(ifMatch, etagOf(table), 'table');
 }
