@@ -61,8 +61,8 @@ interface Tail {
   /** Positions before it are merged or removed; removed positions after it are in `gone`. */
   start: number;
   gone: Set<number>;
-  ascending: boolean;
   maxId: string;
+  /** Positions by id, once ids came out of order (until then positions follow ids). */
   positions: Map<string, number> | null;
   slots: Array<{ slot: number; multi: boolean; values: Array<IndexValue | IndexValue[]> }>;
   /** Entries of a slot in index order, made on first use after a change. */
@@ -173,7 +173,7 @@ export class IndexTails {
       return;
     }
     // Merges go in id order: while positions follow ids, the merged rows are a prefix.
-    if (tail.ascending) {
+    if (!tail.positions) {
       while (tail.start < tail.ids.length && tail.ids[tail.start]! <= mark) {
         clear(tail, tail.start);
         tail.gone.delete(tail.start);
@@ -227,7 +227,6 @@ function emptyTail(slots: SlotSpec[]): Tail {
     ids: [],
     start: 0,
     gone: new Set(),
-    ascending: true,
     maxId: '',
     positions: null,
     slots: slots.map(({ slot, multi }) => ({ slot, multi, values: [] })),
@@ -263,7 +262,6 @@ function set(tail: Tail, row: RowRecord): void {
     i = tail.ids.length;
     if (row.id < tail.maxId && !tail.positions) {
       // Out of id order from here on: positions are looked up in a map.
-      tail.ascending = false;
       tail.positions = new Map();
       for (let k = tail.start; k < tail.ids.length; k++) if (!tail.gone.has(k)) tail.positions.set(tail.ids[k]!, k);
     }
@@ -296,7 +294,6 @@ function emptied(tail: Tail): void {
   tail.ids = [];
   tail.start = 0;
   tail.gone.clear();
-  tail.ascending = true;
   tail.maxId = '';
   tail.positions = null;
   for (const s of tail.slots) s.values.length = 0;

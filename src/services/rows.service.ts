@@ -12,7 +12,7 @@ import type { SearchIndexes } from '../search/search';
 import type { Store } from '../store/db';
 import type { IndexMerger } from '../jobs/index-merge';
 import type { IndexTails } from '../search/index-tail';
-import { indexValue, type RowRecord, type RowsStore } from '../store/rows.store';
+import { indexValue, maintainedThrough, type RowRecord, type RowsStore } from '../store/rows.store';
 import type { TableRecord, TablesStore } from '../store/tables.store';
 import { isSearchable } from './row-fields';
 import { checkRowIfMatch, columnResolver, rowNotFound, rowValues, toRow, type Problem } from './row-values';
@@ -127,8 +127,9 @@ export class RowsService {
     const changes: Changes = { upserted: [], removed: [], cleared: false, rowDelta: 0, mark: undefined, through: undefined, touched: [], watched: false, began: false };
     const result = await this.store.transaction(() => {
       const current = this.tables.requireActive(projectId, tableId);
-      changes.mark = this.rows.mark(current.seq);
-      changes.through = this.rows.maintainedThrough(current.seq);
+      const record = this.rows.markRecord(current.seq);
+      changes.mark = record?.mark;
+      changes.through = maintainedThrough(record);
       changes.watched = this.merger.watching(current.seq);
       const out = work(current, changes);
       // Told inside the transaction, so a run's next batch (a later transaction) leaves them out.

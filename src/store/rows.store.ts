@@ -72,6 +72,11 @@ export interface MarkRecord {
   runTo?: string;
 }
 
+/** Rows up to this id have their index entries kept by writes: the mark, or a run's reach. */
+export function maintainedThrough(record: MarkRecord | undefined): string | undefined {
+  return record && (record.runTo ?? record.mark);
+}
+
 export interface SlotSpec {
   slot: number;
   multi: boolean;
@@ -105,12 +110,6 @@ export class RowsStore {
   /** The merge mark: rows after it have no index entries a reader may use; undefined when every row has them. */
   mark(seq: number): string | undefined {
     return this.marks.get(seq)?.mark;
-  }
-
-  /** Rows up to this id have their index entries kept by writes (the mark, or a run's end). */
-  maintainedThrough(seq: number): string | undefined {
-    const record = this.marks.get(seq);
-    return record && (record.runTo ?? record.mark);
   }
 
   /** Sets (or, with undefined, removes) the merge state. Call inside a transaction. */

@@ -5,7 +5,7 @@
  */
 import type { Services } from '../../src/app';
 import { slotSpecs } from '../../src/services/rows.query';
-import { indexValues, slotValue, type RowsStore } from '../../src/store/rows.store';
+import { indexValues, maintainedThrough, slotValue, type RowsStore } from '../../src/store/rows.store';
 import type { TableRecord } from '../../src/store/tables.store';
 
 export function indexProblems(services: Services, projectId: string, tableId: string): string[] {
@@ -14,7 +14,7 @@ export function indexProblems(services: Services, projectId: string, tableId: st
 
 export function storeIndexProblems(store: RowsStore, table: TableRecord): string[] {
   const mark = store.mark(table.seq);
-  const reach = store.maintainedThrough(table.seq);
+  const reach = maintainedThrough(store.markRecord(table.seq));
   const want = new Set<string>();
   const allowed = new Set<string>();
   for (const row of store.scanRows(table.seq, false)) {
