@@ -1,10 +1,13 @@
 /**
  * Rows at scale: loads BENCH_ROWS (default 1,000,000) rows of an 8-column table through the bulk
- * endpoint, then measures pages, search, aggregate, distinct and GET by id over HTTP, GET by id
- * throughput against Bun's hello-world server, memory, and start-up time with the rows on disk.
+ * endpoint, measures list queries while the index merge that follows runs, then measures pages,
+ * search, aggregate, distinct and GET by id over HTTP with the server idle, GET by id throughput
+ * against Bun's hello-world server, memory, and start-up time with the rows on disk.
  */
 import { rmSync } from 'node:fs';
-import { latency, machine, waitIdle, memoryMiB, printTable, startHelloWorld, startRowsmith, throughput, type Child } from './lib';
+import { join } from 'node:path';
+import { open } from 'lmdb';
+import { latency, machine, waitIdle, memoryMiB, percentile, printTable, startHelloWorld, startRowsmith, throughput, type Child } from './lib';
 
 const N = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const KEY = 'bench-admin-key-0123456789abcdef';
@@ -40,27 +43,54 @@ export async function run(): Promise<void> {
   let server = await startRowsmith({ ROWSMITH_BOOTSTRAP_KEY: KEY });
   const dataDir = server.dataDir;
   const headers = { authorization: `ApiKey ${KEY}`, 'content-type': 'application/json' };
-  const results: Array<Record<string, string | number>> = [];
+  const results: Array<{ measure: string; value: string; target: string; merging?: string }> = [];
   try {
-    const created = await fetch(`${server.url}/v1/projects/proj_default/tables`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        name: 'Bench',
-        columns_json: [
-          { id: 'name', name: 'Name', type: 'string' },
-          { id: 'qty', name: 'Qty', type: 'number' },
-          { id: 'price', name: 'Price', type: 'currency', currency_code: 'USD' },
-          { id: 'due', name: 'Due', type: 'date' },
-          { id: 'status', name: 'Status', type: 'enum', options: STATUSES },
-          { id: 'paid', name: 'Paid', type: 'boolean' },
-          { id: 'email', name: 'Email', type: 'email' },
-          { id: 'notes', name: 'Notes', type: 'text' },
-        ],
-      }),
+    const createTable = async (name: string) => {
+      const created = await fetch(`${server.url}/v1/projects/proj_default/tables`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          name,
+          columns_json: [
+            { id: 'name', name: 'Name', type: 'string' },
+            { id: 'qty', name: 'Qty', type: 'number' },
+            { id: 'price', name: 'Price', type: 'currency', currency_code: 'USD' },
+            { id: 'due', name: 'Due', type: 'date' },
+            { id: 'status', name: 'Status', type: 'enum', options: STATUSES },
+            { id: 'paid', name: 'Paid', type: 'boolean' },
+            { id: 'email', name: 'Email', type: 'email' },
+            { id: 'notes', name: 'Notes', type: 'text' },
+          ],
+        }),
+      });
+      return `${server.url}/v1/projects/proj_default/tables/${((await created.json()) as { id: string }).id}`;
+    };
+    const ok = (r: Response) => {
+      if (!r.ok) throw new Error(`${r.url}: ${r.status}`);
+    };
+    // The list queries measured both while the merge runs and with the server idle.
+    const lists = (base: string) => ({
+      offset: (i: number) => new Request(`${base}/rows?page=${491 + (i % 20)}&limit=20`, { headers }),
+      eq: (i: number) => new Request(`${base}/rows?filter=status.eq.${STATUSES[i % 10]}`, { headers }),
+      range: (i: number) => new Request(`${base}/rows?filter=qty.gte.${(i % 9) * 1000},qty.lt.${(i % 9) * 1000 + 1000}&order=due.desc`, { headers }),
+      q: (i: number) => new Request(`${base}/rows?q=${WORDS[i % WORDS.length]}`, { headers }),
     });
-    const tableId = ((await created.json()) as { id: string }).id;
-    const base = `${server.url}/v1/projects/proj_default/tables/${tableId}`;
+
+    // The list queries are warmed up on a small table of their own first (loaded in bulk and
+    // merged like the large one), so the figures during the merge are not the JIT's first compiles.
+    const warmBase = await createTable('Warm-up');
+    for (let i = 0; i < 20_000; i += 1000) {
+      const reply = await fetch(`${warmBase}/rows/bulk`, { method: 'POST', headers, body: JSON.stringify({ creates: Array.from({ length: 1000 }, (_, j) => row(i + j)) }) });
+      if (!reply.ok) throw new Error(`bulk: ${reply.status} ${await reply.text()}`);
+    }
+    await waitIdle(server.proc.pid);
+    for (const make of Object.values(lists(warmBase))) await latency(Math.min(warmups, 1000), make, ok);
+    await waitIdle(server.proc.pid);
+
+    // The large table gets the same rows as before the warm-up table was added.
+    seed = 1;
+    const base = await createTable('Bench');
+    const shapes = lists(base);
 
     // Bulk load: 1000 rows a request, two requests in flight (the machine has two cores).
     const ids: string[] = [];
@@ -84,21 +114,45 @@ export async function run(): Promise<void> {
     );
     const loadSeconds = (performance.now() - t0) / 1000;
     results.push({ measure: `bulk load ${N} rows (1000/request, 2 in flight)`, value: `${Math.round(N / loadSeconds)} rows/s`, target: '>= 50,000 rows/s' });
-    // The loaded rows' index entries are merged in the background once the load stops.
-    const mergeSeconds = await waitIdle(server.proc.pid);
-    results.push({ measure: 'background work after the load (index merge), until the server is idle', value: `${mergeSeconds.toFixed(1)} s`, target: '-' });
+    // The loaded rows' index entries are merged in the background once the load stops: the list
+    // queries are measured, one request at a time in turns, for as long as the table has rows not
+    // merged (the store's merge marks, read from this process; LMDB allows readers beside the
+    // server), then the server is left to finish the builds that follow.
+    const store = open({ path: join(dataDir, 'db'), readOnly: true });
+    const marks = store.openDB({ name: 'index_marks' });
+    const merging = () => {
+      marks.resetReadTxn();
+      return marks.getKeysCount() > 0;
+    };
+    const during = { offset: [] as number[], eq: [] as number[], range: [] as number[], q: [] as number[] };
+    const mergeStart = performance.now();
+    for (let i = 0; merging(); i++) {
+      for (const [name, make] of Object.entries(shapes) as Array<[keyof typeof during, (i: number) => Request]>) {
+        const t = performance.now();
+        const reply = await fetch(make(i));
+        await reply.arrayBuffer();
+        during[name].push(performance.now() - t);
+        ok(reply);
+      }
+    }
+    const mergeSeconds = (performance.now() - mergeStart) / 1000;
+    await store.close();
+    results.push({ measure: 'index merge after the load, list queries running (until every row is merged)', value: `${mergeSeconds.toFixed(1)} s`, target: '-' });
+    const buildSeconds = await waitIdle(server.proc.pid);
+    results.push({ measure: 'background work after the merge (builds), until the server is idle', value: `${buildSeconds.toFixed(1)} s`, target: '-' });
+    const duringMerge = (name: keyof typeof during) => {
+      const times = during[name].sort((a, b) => a - b);
+      return `p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms (${times.length})`;
+    };
 
     const get = (path: string) => () => new Request(`${base}${path}`, { headers });
-    const ok = (r: Response) => {
-      if (!r.ok) throw new Error(`${r.url}: ${r.status}`);
-    };
     // Each query shape is warmed up first, as on a server in use: the JIT compiles a path over its
     // first few hundred requests, and with the server on one core that compiling takes turns with
     // the requests (their p95 is then 1.5-2.5 ms in-process against 0.3-0.8 ms once compiled).
-    const measure = async (name: string, target: string, make: (i: number) => Request, count = 200) => {
+    const measure = async (name: string, target: string, make: (i: number) => Request, count = 200, merging?: keyof typeof during) => {
       await latency(Math.min(warmups, count * 5), make, ok);
       const l = await latency(count, make, ok);
-      results.push({ measure: name, value: `p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms`, target });
+      results.push({ measure: name, value: `p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms`, target, merging: merging && duringMerge(merging) });
     };
 
     // The first aggregate waits for the column cache, built in the background from LMDB (filtered
@@ -113,12 +167,10 @@ export async function run(): Promise<void> {
     results.push({ measure: 'first q, after it (waits for the search index, built in the background)', value: `${((performance.now() - tq) / 1000).toFixed(1)} s`, target: '-' });
     // Latencies are measured with the server idle: after the builds, and after their garbage.
     await waitIdle(server.proc.pid);
-    await measure('offset page (page=501&limit=20: offset 10,000), newest first', 'p95 < 1.5 ms', (i) => get(`/rows?page=${491 + (i % 20)}&limit=20`)());
+    await measure('offset page (page=501&limit=20: offset 10,000), newest first', 'p95 < 1.5 ms', shapes.offset, 200, 'offset');
     await measure('offset page with eq filter (status.eq.X, page=201&limit=20)', 'p95 < 1.5 ms', (i) => get(`/rows?filter=status.eq.${STATUSES[i % 10]}&page=${191 + (i % 20)}&limit=20`)());
-    await measure('eq filter (status.eq.X), newest first, limit 20', 'p95 < 1.4 ms', (i) => get(`/rows?filter=status.eq.${STATUSES[i % 10]}`)());
-    await measure('range filter + order on another column (qty 10% band, order=due.desc)', 'p95 < 3 ms', (i) =>
-      get(`/rows?filter=qty.gte.${(i % 9) * 1000},qty.lt.${(i % 9) * 1000 + 1000}&order=due.desc`)(),
-    );
+    await measure('eq filter (status.eq.X), newest first, limit 20', 'p95 < 1.4 ms', shapes.eq, 200, 'eq');
+    await measure('range filter + order on another column (qty 10% band, order=due.desc)', 'p95 < 3 ms', shapes.range, 200, 'range');
     await measure('or(...) filter', 'p95 < 20 ms', (i) => get(`/rows?filter=or(status.eq.${STATUSES[i % 10]},qty.lt.${i % 50})&order=price.asc`)());
     // The cursor of the page after the 10,000th row.
     let cursor = '';
@@ -127,7 +179,7 @@ export async function run(): Promise<void> {
       cursor = ((await r.json()) as { nextCursor: string }).nextCursor;
     }
     await measure('deep cursor page (after the 10,000th row, order=price.desc)', 'p95 < 3 ms', () => get(`/rows?order=price.desc&cursor=${encodeURIComponent(cursor)}`)());
-    await measure('q, one term, newest first', 'p95 < 2.5 ms', (i) => get(`/rows?q=${WORDS[i % WORDS.length]}`)());
+    await measure('q, one term, newest first', 'p95 < 2.5 ms', shapes.q, 200, 'q');
     await measure('q, two terms that must both match', 'p95 < 2.3 ms', (i) => get(`/rows?q=${WORDS[i % WORDS.length]}%20${WORDS[(i + 5) % WORDS.length]}`)());
     await measure('q, a rare term (user<n> of one email)', 'p95 < 10 ms', (i) => get(`/rows?q=user${(i * 7919) % N}`)(), 50);
     await measure('aggregate sum+avg over ~100,000 rows (status.eq.X)', 'p95 < 30 ms', (i) => get(`/rows/aggregate?aggs=sum:price,avg:price&filter=status.eq.${STATUSES[i % 10]}`)(), 50);
@@ -151,5 +203,6 @@ export async function run(): Promise<void> {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  printTable(`Rows benchmark (${machine()}), ${N} rows, server and client on one machine over loopback; latencies from sequential requests after ${warmups} warm-up requests each (at most 5 times the measured count)${process.env.BENCH_SERVER_CPUS ? `, the server pinned to CPU ${process.env.BENCH_SERVER_CPUS}` : ''}`, results);
+  const table = results.map(({ measure, value, merging, target }) => ({ measure, value, 'during the merge (requests measured)': merging ?? '-', target }));
+  printTable(`Rows benchmark (${machine()}), ${N} rows, server and client on one machine over loopback; latencies from sequential requests after ${warmups} warm-up requests each (at most 5 times the measured count)${process.env.BENCH_SERVER_CPUS ? `, the server pinned to CPU ${process.env.BENCH_SERVER_CPUS}` : ''}; "during the merge": the same queries in turns, from the end of the load until every row is merged`, table);
 }

@@ -19,11 +19,13 @@ import { extractRoutes } from './http/extract.routes';
 import { exportsRoutes } from './http/exports.routes';
 import { templatesRoutes } from './http/templates.routes';
 import { WebhookDispatcher } from './jobs/webhook-dispatcher';
-import { WebhookSender } from './jobs/webhook-sender';
+import { WebhookSender } from './services/webhook-sender';
 import { systemResolver, type Resolver } from './lib/address';
 import { Outbound } from './lib/outbound';
 import type { Clock } from './lib/clock';
+import { Foreground } from './lib/foreground';
 import { createLogger, type Logger } from './lib/log';
+import { VERSION } from './lib/version';
 import { CursorCodec } from './query/cursor';
 import { AccountsService } from './services/accounts.service';
 import { ColumnsService } from './services/columns.service';
@@ -46,7 +48,7 @@ import type { Store } from './store/db';
 import { IdempotencyStore } from './store/idempotency.store';
 import { MetaStore } from './store/meta.store';
 import { RowsStore } from './store/rows.store';
-import { BuildQueue } from './jobs/builds';
+import { BuildQueue } from './search/builds';
 import { IndexMerger } from './jobs/index-merge';
 import { IndexTails } from './search/index-tail';
 import { ColumnCache } from './search/column-cache';
@@ -59,7 +61,7 @@ import { FilesStore } from './store/files.store';
 import { ExportsStore } from './store/exports.store';
 import { TemplatesStore } from './store/templates.store';
 
-export const VERSION = '1.0.0';
+export { VERSION };
 
 export interface AppDeps {
   config: Config;
@@ -83,13 +85,14 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const cursors = new CursorCodec(meta.serverSecret());
   const tablesStore = new TablesStore(store);
   const rowsStore = new RowsStore(store);
-  const builds = new BuildQueue(log);
+  const foreground = new Foreground(config.backgroundYieldMs);
+  const builds = new BuildQueue(log, undefined, foreground);
   const current = (id: string) => tablesStore.get(id);
   const columnCache = new ColumnCache(rowsStore, builds, current);
   const search = new SearchIndexes(rowsStore, builds, current, (tableId, id) => columnCache.idString(tableId, id));
   const tables = new TablesService(store, tablesStore, clock, cursors, meta, rowsStore, search, columnCache);
   const tails = new IndexTails(rowsStore);
-  const merger = new IndexMerger(store, rowsStore, tablesStore, tails, log, config.indexMergeIdleMs, config.indexMergeRunRows, config.indexTailMaxRows);
+  const merger = new IndexMerger(store, rowsStore, tablesStore, tails, log, config.indexMergeIdleMs, config.indexMergeRunRows, config.indexTailMaxRows, config.indexMergeSliceMs, foreground);
   const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache, new RowIndex(rowsStore, tails));
   const outbound = new Outbound(config.outboundPolicy, network.resolver ?? systemResolver, config.webhookCa, `rowsmith/${VERSION}`);
   const sender = new WebhookSender(outbound, clock, config.webhookTimeoutMs);
@@ -98,6 +101,7 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const files = new FilesStore(store.dataDir);
   const rows = new RowsService(store, tables, tablesStore, rowsStore, rowsQuery, search, columnCache, clock, tails, merger);
   return {
+    foreground,
     merger,
     tails,
     tablesStore,
@@ -170,6 +174,7 @@ export function createApp(deps: AppDeps) {
 
   const gateway = deps.gateway ?? new Gateway(deps.config, log);
   gateway.attach({ handle: (request) => elysia.handle(request) }, services.idempotency);
+  services.foreground.quietFor = () => gateway.quietFor();
   return { elysia, gateway, services, handle: gateway.fetch };
 }
 

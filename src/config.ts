@@ -54,6 +54,10 @@ export interface Config {
   indexMergeIdleMs: number;
   /** Rows per merge run (their sorted entries are held in memory while it runs). */
   indexMergeRunRows: number;
+  /** Main-thread time one step of a merge run takes before queued requests go (their wait during a merge). */
+  indexMergeSliceMs: number;
+  /** Longest background work (index merge, builds) waits between steps for a moment without requests: requests go first, the work keeps a share. */
+  backgroundYieldMs: number;
   /** Most rows a table's unmerged tail holds: a load past it waits for the merge. */
   indexTailMaxRows: number;
   /** An OpenAI-compatible chat-completions server for prose; extraction works without it. */
@@ -183,6 +187,8 @@ export function loadConfig(env: Env = process.env): Config {
     prebuild: bool(env, 'ROWSMITH_PREBUILD', true),
     indexMergeIdleMs: int(env, 'ROWSMITH_INDEX_MERGE_IDLE_MS', 300, 0, DAY),
     indexMergeRunRows: int(env, 'ROWSMITH_INDEX_MERGE_RUN_ROWS', 250_000, 100, 10_000_000),
+    indexMergeSliceMs: int(env, 'ROWSMITH_INDEX_MERGE_SLICE_MS', 4, 1, 1000),
+    backgroundYieldMs: int(env, 'ROWSMITH_BACKGROUND_YIELD_MS', 8, 0, 10_000),
     indexTailMaxRows: int(env, 'ROWSMITH_INDEX_TAIL_MAX_ROWS', 3_000_000, 1000, 100_000_000),
     llm: llm(env),
     ocr: {

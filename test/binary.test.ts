@@ -151,7 +151,8 @@ test('the same binary is the admin CLI: keys and a backup of the store the serve
 
   const backup = await runCli(['backup', join(dir, 'backup')]);
   expect(backup.code).toBe(0);
-  expect(statSync(join(dir, 'backup', 'data.mdb')).size).toBeGreaterThan(0);
+  expect(statSync(join(dir, 'backup', 'db', 'data.mdb')).size).toBeGreaterThan(0);
+  expect(JSON.parse(readFileSync(join(dir, 'backup', 'manifest.json'), 'utf8'))).toMatchObject({ format: 'rowsmith-backup' });
 
   const unknown = await runCli(['no-such-command']);
   expect(unknown.code).toBe(2);

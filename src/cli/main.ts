@@ -1,14 +1,18 @@
 #!/usr/bin/env bun
 /**
  * The admin CLI: organizations, projects, API keys and backups, straight on the store (safe while
- * the server runs: LMDB serialises writers across processes).
+ * the server runs: LMDB serialises writers across processes). Restore never opens DATA_DIR's store:
+ * it writes a new one in its place.
  */
 import { parseArgs } from 'node:util';
+import { KEY_ROLES, type KeyRole } from '../domain/keys';
 import { loadConfig } from '../config';
 import { systemClock } from '../lib/clock';
-import { AccountsService, KEY_ROLES } from '../services/accounts.service';
+import { AccountsService } from '../services/accounts.service';
 import { monthOf } from '../services/usage.service';
-import { AccountsStore, type KeyRole } from '../store/accounts.store';
+import { AccountsStore } from '../store/accounts.store';
+import { VERSION } from '../lib/version';
+import { backup, restore, type BackupManifest } from '../store/backup';
 import { openStore, type Store } from '../store/db';
 import { UsageStore } from '../store/usage.store';
 
@@ -26,7 +30,12 @@ const USAGE = `Usage: rowsmith <command> [options]
                                               create an API key (printed once)
   key list [--org ORG_ID]                     list API keys (never their values)
   key revoke <key_id>                         revoke an API key
-  backup <dir>                                consistent copy of the store into <dir>/data.mdb
+  backup <dir>                                copy the store and every file it refers to into <dir>,
+                                              while the server runs (<dir>: new, empty, or an
+                                              earlier backup, which is replaced)
+  restore <dir> --data DATA_DIR [--force]     verify the backup in <dir> against its manifest and
+                                              restore it into DATA_DIR (new or empty; --force
+                                              moves what is there to DATA_DIR.replaced-<time>)
 
 Options: --json prints machine-readable output. The store is DATA_DIR (default ./data).
 Exit codes: 0 done, 1 failed, 2 bad usage.`;
@@ -57,6 +66,12 @@ function table(rows: Array<Record<string, unknown>>): string {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+function describeCounts(manifest: BackupManifest): string {
+  const { files, bytes, ...records } = manifest.counts;
+  const listed = Object.entries(records).map(([name, n]) => `${n} ${name.replace('_', ' ')}`);
+  return `${listed.join(', ')}; ${files} files (${(bytes! / 1_048_576).toFixed(1)} MB with the store)`;
+}
+
 async function run(argv: string[], store: () => Store): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -70,6 +85,8 @@ async function run(argv: string[], store: () => Store): Promise<void> {
       projects: { type: 'string' },
       'expires-in': { type: 'string' },
       'expires-at': { type: 'string' },
+      data: { type: 'string' },
+      force: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -87,7 +104,7 @@ async function run(argv: string[], store: () => Store): Promise<void> {
     return value;
   };
 
-  switch (`${group} ${group === 'backup' ? '' : (action ?? '')}`.trim()) {
+  switch (`${group} ${group === 'backup' || group === 'restore' ? '' : (action ?? '')}`.trim()) {
     case 'org create': {
       const org = await accounts().createOrg({ name: need(action && rest[0], '<name>'), id: values.id, monthlyRequestQuota: parseQuota(values.quota) });
       return out(`created organization ${org.id}`, org);
@@ -159,8 +176,31 @@ async function run(argv: string[], store: () => Store): Promise<void> {
       return out(`revoked ${key.id}`, { id: key.id, revoked_at: key.revoked_at });
     }
     case 'backup': {
-      const file = await store().backup(need(action, '<dir>'));
-      return out(`backup written to ${file}`, { file });
+      const result = await backup(store(), need(action, '<dir>'), VERSION);
+      const { manifest } = result;
+      out(
+        `backup ${result.replaced ? 'replaced' : 'written'} in ${result.dir}\n  ${describeCounts(manifest)}\n  manifest.json lists the SHA-256 of each of its ${manifest.files.length} files`,
+        { dir: result.dir, replaced: result.replaced, created_at: manifest.created_at, counts: manifest.counts, missing: manifest.missing },
+      );
+      if (manifest.missing.length) {
+        throw new Error(
+          `the backup is complete but for ${manifest.missing.length} files the store refers to that DATA_DIR has lost or damaged (listed under "missing" in manifest.json):\n  ${manifest.missing.slice(0, 10).map((m) => `${m.path}: ${m.problem}`).join('\n  ')}`,
+        );
+      }
+      return;
+    }
+    case 'restore': {
+      const result = await restore(need(action, '<dir>'), need(values.data, '--data DATA_DIR'), { force: values.force });
+      const { manifest } = result;
+      return out(
+        [
+          `restored the backup of ${manifest.created_at} (rowsmith ${manifest.rowsmith_version}) into ${result.dataDir}`,
+          `  ${describeCounts(manifest)}; every file matched its SHA-256`,
+          ...(result.previous ? [`  what was in ${result.dataDir} is kept in ${result.previous}; delete it once the restored store is checked`] : []),
+          `  start the server with DATA_DIR=${result.dataDir}`,
+        ].join('\n'),
+        { data_dir: result.dataDir, previous: result.previous, created_at: manifest.created_at, rowsmith_version: manifest.rowsmith_version, counts: manifest.counts },
+      );
     }
     default:
       throw new UsageError(`unknown command "${positionals.join(' ')}"`);

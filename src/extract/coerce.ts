@@ -5,11 +5,13 @@
  *   balanced: also converts what parses unambiguously (numeric strings, "yes", "March 5, 2024");
  *   flexible: converts what it can, guessing where needed, and keeps anything else as given.
  */
-import * as chrono from 'chrono-node';
 import currencyCodes from 'currency-codes';
-import type { Column, Strictness } from '../store/tables.store';
-import { MONTH_NAMES } from './lexicon.data';
+import type { Column } from '../domain/columns';
+import type { Strictness } from '../domain/tables';
+import { dateFromDate, ISO_DATE, ISO_TIMESTAMP, parseHumanDate } from './dates';
 import { repairOcrNumber } from './ocr/confusions';
+
+export { ambiguousDate, parseHumanDate } from './dates';
 
 export type Coerced = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -132,93 +134,6 @@ export function minorUnits(currencyCode: string | undefined): number {
 function round(value: number, digits: number): number {
   const factor = 10 ** digits;
   return Math.round((value + Number.EPSILON * Math.sign(value)) * factor) / factor;
-}
-
-// ---------------------------------------------------------------- dates
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
-
-function validDate(y: number, m: number, d: number): boolean {
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-const ymd = (y: number, m: number, d: number) => `${String(y).padStart(4, '0')}-${pad(m)}-${pad(d)}`;
-
-/** A date as `YYYY-MM-DD`, or a full ISO timestamp when a time of day is given. */
-function dateFromDate(date: Date): string {
-  const midnight = date.getUTCHours() === 0 && date.getUTCMinutes() === 0 && date.getUTCSeconds() === 0 && date.getUTCMilliseconds() === 0;
-  return midnight ? date.toISOString().slice(0, 10) : date.toISOString();
-}
-
-type DateParse = { value: string } | { ambiguous: string } | null;
-
-function expandYear(y: number): number {
-  return y < 100 ? (y < 70 ? 2000 + y : 1900 + y) : y;
-}
-
-/** A date whose day and month could be swapped: 03/04/2024 (not 13/04/2024, not 03.04.2024). */
-export function ambiguousDate(input: unknown): boolean {
-  if (typeof input !== 'string') return false;
-  const m = /^\s*(\d{1,2})[/-](\d{1,2})[/-]\d{2,4}\s*$/.exec(input);
-  return !!m && +m[1]! <= 12 && +m[2]! <= 12 && m[1] !== m[2];
-}
-
-const MONTHS = new Map<string, number>();
-for (const [month, names] of Object.entries(MONTH_NAMES)) for (const name of names) MONTHS.set(name, Number(month));
-
-/**
- * A date written with its month's name in one of the lexicon's languages: "12. März 2024",
- * "15 de marzo de 2024", "1 maja 2024", "2 févr. 2024", "March 5, 2024"; [year, month, day].
- */
-function monthNameDate(input: string): [number, number, number] | null {
-  const s = input.toLowerCase().replace(/\b(de|del|di|den|le|the|of)\b/gu, ' ').replace(/[,.]/g, ' ').replace(/\s+/g, ' ').trim();
-  const dayFirst = /^(\d{1,2}) (\p{L}+) (\d{4})$/u.exec(s);
-  if (dayFirst && MONTHS.has(dayFirst[2]!)) return [+dayFirst[3]!, MONTHS.get(dayFirst[2]!)!, +dayFirst[1]!];
-  const monthFirst = /^(\p{L}+) (\d{1,2}) (\d{4})$/u.exec(s);
-  if (monthFirst && MONTHS.has(monthFirst[1]!)) return [+monthFirst[3]!, MONTHS.get(monthFirst[1]!)!, +monthFirst[2]!];
-  return null;
-}
-
-export function parseHumanDate(input: string, guess: boolean, hints: ValueHints = {}): DateParse {
-  const s = input.trim();
-  const iso = ISO_DATE.exec(s);
-  if (iso) return validDate(+iso[1]!, +iso[2]!, +iso[3]!) ? { value: s } : null;
-  if (ISO_TIMESTAMP.test(s)) {
-    const date = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(s) ? s : `${s.replace(' ', 'T')}Z`);
-    return Number.isNaN(date.getTime()) ? null : { value: dateFromDate(date) };
-  }
-  // Numeric day/month orders: 31.12.2024 is day-first; 12/31/2024 or 31/12/2024 by whichever part can be a day.
-  const numeric = /^(\d{1,4})([./-])(\d{1,2})\2(\d{1,4})$/.exec(s);
-  if (numeric) {
-    const [a, sep, b, c] = [+numeric[1]!, numeric[2]!, +numeric[3]!, +numeric[4]!];
-    if (numeric[1]!.length === 4) return validDate(a, b, c) ? { value: ymd(a, b, c) } : null;
-    const y = expandYear(c);
-    if (sep === '.') return validDate(y, b, a) ? { value: ymd(y, b, a) } : null;
-    const dayFirst = validDate(y, b, a) ? ymd(y, b, a) : null;
-    const monthFirst = validDate(y, a, b) ? ymd(y, a, b) : null;
-    if (dayFirst && monthFirst && dayFirst !== monthFirst) {
-      const order = hints.dayFirst ?? hints.dayFirstDefault;
-      if (order !== undefined) return { value: order ? dayFirst : monthFirst };
-      return guess ? { value: monthFirst } : { ambiguous: `"${s}" could be ${monthFirst} or ${dayFirst}` };
-    }
-    return dayFirst || monthFirst ? { value: (dayFirst ?? monthFirst)! } : null;
-  }
-  const written = monthNameDate(s);
-  if (written) return validDate(...written) ? { value: ymd(...written) } : null;
-  const [result] = chrono.parse(s, new Date(Date.UTC(2000, 0, 1)), { forwardDate: false });
-  if (!result || result.text.length < s.replace(/[.,\s]+$/, '').length * 0.6) return null;
-  const start = result.start;
-  if (!guess && (!start.isCertain('day') || !start.isCertain('month') || !start.isCertain('year'))) return null;
-  const y = start.get('year')!;
-  const m = start.get('month')!;
-  const d = start.get('day')!;
-  if (start.isCertain('hour')) {
-    return { value: new Date(Date.UTC(y, m - 1, d, start.get('hour')!, start.get('minute') ?? 0, start.get('second') ?? 0)).toISOString() };
-  }
-  return validDate(y, m, d) ? { value: ymd(y, m, d) } : null;
 }
 
 // ---------------------------------------------------------------- the rest

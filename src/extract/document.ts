@@ -1,10 +1,11 @@
 /** What the readers share: the document given, the records they find, and format detection. */
+import type { FileType } from '../domain/batches';
+import { byteOrderMark, decodeBytes } from './encoding';
 import type { TextLine } from './layout/page';
 import { imageKind } from './ocr/image-info';
 
-export type Format = 'csv' | 'tsv' | 'json' | 'ndjson' | 'xlsx' | 'html' | 'markdown' | 'docx' | 'pdf' | 'text' | 'email' | 'image';
-/** The reference OpenAPI's `file_type` of an extraction. */
-export type FileType = 'text_pdf' | 'scanned' | 'image' | 'text' | 'document' | 'unknown';
+/** `xml` is an e-invoice (UBL, CII); `zip` an archive of documents, unpacked into files of their own. */
+export type Format = 'csv' | 'tsv' | 'json' | 'ndjson' | 'xlsx' | 'html' | 'markdown' | 'docx' | 'pdf' | 'text' | 'email' | 'image' | 'xml' | 'zip';
 
 export interface SourceDocument {
   name: string;
@@ -57,6 +58,17 @@ export interface Reading {
   lines: TextLine[];
   /** The document's running text, for the optional language-model extractor. */
   text: string;
+  /** Where the values came from when not from the layout: an e-invoice's XML gives them exactly. */
+  source?: 'xml';
+  /** A PDF's printed page, read by the layout path, when its values came from its XML: for what the XML does not state. */
+  printed?: Pick<Reading, 'tables' | 'groups' | 'lines' | 'text'>;
+  /** What the file's result should tell: the text encoding read, the XML used, a printed total that disagrees. */
+  notes?: string[];
+  /**
+   * The body of a message whose attachments are files of their own: finding no rows in it is no
+   * failure, since the data is in the attachments.
+   */
+  optional?: boolean;
 }
 
 /** A document that cannot be read as it is (an empty file, a PDF without a text layer, bad JSON). */
@@ -64,7 +76,7 @@ export class UnreadableDocument extends Error {}
 
 const BY_EXTENSION: Record<string, Format> = {
   csv: 'csv', tsv: 'tsv', tab: 'tsv', json: 'json', ndjson: 'ndjson', jsonl: 'ndjson', xlsx: 'xlsx', html: 'html', htm: 'html',
-  md: 'markdown', markdown: 'markdown', docx: 'docx', pdf: 'pdf', eml: 'email',
+  md: 'markdown', markdown: 'markdown', docx: 'docx', pdf: 'pdf', eml: 'email', xml: 'xml', zip: 'zip',
 };
 
 const BY_TYPE: Record<string, Format> = {
@@ -73,19 +85,20 @@ const BY_TYPE: Record<string, Format> = {
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx', 'text/html': 'html', 'application/xhtml+xml': 'html',
   'text/markdown': 'markdown', 'text/x-markdown': 'markdown',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx', 'application/pdf': 'pdf',
-  'text/plain': 'text', 'message/rfc822': 'email',
+  'text/plain': 'text', 'message/rfc822': 'email', 'application/xml': 'xml', 'text/xml': 'xml', 'application/zip': 'zip',
+  'application/x-zip-compressed': 'zip',
 };
 
 export const CONTENT_TYPES: Record<Format, string> = {
   csv: 'text/csv', tsv: 'text/tab-separated-values', json: 'application/json', ndjson: 'application/x-ndjson',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', html: 'text/html', markdown: 'text/markdown',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', pdf: 'application/pdf', text: 'text/plain',
-  email: 'message/rfc822', image: 'application/octet-stream',
+  email: 'message/rfc822', image: 'application/octet-stream', xml: 'application/xml', zip: 'application/zip',
 };
 
 export const FILE_TYPES: Record<Format, FileType> = {
   csv: 'text', tsv: 'text', json: 'text', ndjson: 'text', xlsx: 'document', html: 'text', markdown: 'text', docx: 'document',
-  pdf: 'text_pdf', text: 'text', email: 'text', image: 'image',
+  pdf: 'text_pdf', text: 'text', email: 'text', image: 'image', xml: 'text', zip: 'document',
 };
 
 function startsWith(bytes: Uint8Array, text: string): boolean {
@@ -93,6 +106,8 @@ function startsWith(bytes: Uint8Array, text: string): boolean {
 }
 
 function looksBinary(bytes: Uint8Array): boolean {
+  // UTF-16 text has NUL bytes; its byte-order mark, or NULs in every other byte, say it is text.
+  if (byteOrderMark(bytes) || decodeBytes(bytes.subarray(0, 64)).encoding.startsWith('utf-16')) return false;
   const sample = bytes.subarray(0, 4096);
   // NUL and other control bytes never occur in text (tab, newlines, form feed and escape aside).
   for (const b of sample) if (b < 9 || (b > 13 && b < 32 && b !== 27)) return true;
@@ -101,12 +116,13 @@ function looksBinary(bytes: Uint8Array): boolean {
 
 /** Guesses a plain-text document's format from its first lines. */
 function sniffText(bytes: Uint8Array): Format {
-  const head = new TextDecoder().decode(bytes.subarray(0, 8192)).replace(/^\uFEFF/, '').trimStart();
+  const head = decodeBytes(bytes.subarray(0, 8192)).text.trimStart();
   if (/^[[{]/.test(head)) {
     const lines = head.split(/\r?\n/).filter((l) => l.trim());
     return lines.length > 1 && lines.slice(0, 3).every((l) => /^\s*\{.*\}\s*$/.test(l)) ? 'ndjson' : 'json';
   }
-  if (/^<(!doctype html|html|table|body|div|head)\b/i.test(head)) return 'html';
+  if (/^<(!doctype html|html|table|body|div|head)\b/i.test(head) || (/^<\?xml\b/.test(head) && /<html\b/i.test(head))) return 'html';
+  if (/^<\?xml\b/.test(head) || /^<[A-Za-z_][\w.:-]*\s[^>]*\bxmlns\b/.test(head)) return 'xml';
   if (/^(received|from|return-path|message-id|mime-version|delivered-to|date|subject|to):/im.test(head.split(/\r?\n/)[0] ?? '') && /\r?\n\r?\n/.test(head)) return 'email';
   if (/^\s*\|.*\|\s*\r?\n\s*\|?\s*:?-{3,}/m.test(head)) return 'markdown';
   const lines = head.split(/\r?\n/).filter((l) => l.trim()).slice(0, 10);
@@ -121,7 +137,8 @@ function sniffText(bytes: Uint8Array): Format {
 
 /**
  * The format of a document, from its name, then its declared type, then its bytes; null when it
- * is not one rowsmith reads (archives, other binaries). Images are known by their bytes alone.
+ * is not one rowsmith reads (other binaries). Images are known by their bytes alone; a ZIP that is
+ * no office document is an archive of documents.
  */
 export function detectFormat(doc: SourceDocument): Format | null {
   // `.txt` (and pasted text) says nothing about the layout inside, so it is sniffed like untyped text.
@@ -134,13 +151,14 @@ export function detectFormat(doc: SourceDocument): Format | null {
     const head = new TextDecoder('latin1').decode(doc.bytes.subarray(0, 65536));
     if (head.includes('word/')) return 'docx';
     if (head.includes('xl/')) return 'xlsx';
-    return BY_TYPE[type] === 'docx' || BY_TYPE[type] === 'xlsx' ? BY_TYPE[type]! : null;
+    return BY_TYPE[type] === 'docx' || BY_TYPE[type] === 'xlsx' ? BY_TYPE[type]! : 'zip';
   }
   if (BY_TYPE[type] && BY_TYPE[type] !== 'text') return BY_TYPE[type]!;
   if (looksBinary(doc.bytes)) return null;
   return sniffText(doc.bytes);
 }
 
+/** A text document's characters, its encoding decided from its bytes (see encoding.ts). */
 export function decodeText(bytes: Uint8Array): string {
-  return new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
+  return decodeBytes(bytes).text;
 }

@@ -3,8 +3,7 @@
  * keys and typed by their values. Used for project-level extraction without a schema and for
  * schema suggestion; the columns it makes are accepted as they are by table create.
  */
-import { columnIdFrom } from '../services/columns.rules';
-import type { Column, ColumnType } from '../store/tables.store';
+import { columnIdFrom, type Column, type ColumnType } from '../domain/columns';
 import { currencyIn, fits } from './coerce';
 import type { RecordGroup } from './document';
 

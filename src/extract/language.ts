@@ -1,5 +1,6 @@
 /**
- * The language of a document from its commonest short words, enough to say how it writes dates:
+ * The language of a document from its commonest short words, enough to say how it writes dates
+ * (dayFirstOf in dates.ts):
  * German, French, Spanish, Italian, Dutch, Polish and Portuguese documents write the day first;
  * English says nothing (the United States write the month first, most others the day).
  */
@@ -32,12 +33,4 @@ export function documentLanguage(text: string): string | null {
   if (total < 3) return null;
   const [best] = [...counts.entries()].sort((a, b) => b[1] - a[1]);
   return best && best[1] >= 2 ? best[0] : null;
-}
-
-const DAY_FIRST = new Set(['de', 'fr', 'es', 'it', 'nl', 'pl', 'pt']);
-
-/** Whether a document in `language` writes the day first; undefined when the language does not say. */
-export function dayFirstOf(language: string | null): boolean | undefined {
-  if (!language || language === 'en') return undefined;
-  return DAY_FIRST.has(language);
 }

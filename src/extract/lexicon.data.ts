@@ -5,7 +5,7 @@
  * normalises every term the same way it normalises a header, so write terms as people print them.
  * `weak` terms name the concept only loosely ("No." alone may be a position or a number).
  */
-import type { ColumnType } from '../store/tables.store';
+import type { ColumnType } from '../domain/columns';
 
 export type Level = 'document' | 'item' | 'both';
 export type Language = 'en' | 'de' | 'fr' | 'es' | 'it' | 'nl' | 'pl' | 'pt';

@@ -4,7 +4,7 @@
  * `lexicon.data.ts`. Everything the matching needs is built once at load time, and results are
  * memoised, because the mapper asks for every header x column pair.
  */
-import type { ColumnType } from '../store/tables.store';
+import type { ColumnType } from '../domain/columns';
 import { CONCEPTS, type ConceptEntry, type Language, type Level } from './lexicon.data';
 
 export type { Language, Level } from './lexicon.data';

@@ -1,8 +1,9 @@
 /**
  * Documents that cost far more to read than their size says are refused before a parser sees
- * them: archives (XLSX, DOCX) that inflate a hundredfold into more than a few megabytes (a
- * decompression bomb), and HTML nested thousands of elements deep (parsers slow down with the
- * square of the depth).
+ * them: archives (XLSX, DOCX, ZIP) that inflate a hundredfold into more than a few megabytes (a
+ * decompression bomb), HTML nested thousands of elements deep (parsers slow down with the square
+ * of the depth), and containers (ZIP archives, e-mails) holding more files, or nested deeper, than
+ * a batch of documents does.
  */
 import { UnreadableDocument } from './document';
 
@@ -10,8 +11,13 @@ const MiB = 1024 * 1024;
 /** Office files compress their XML some ten to twenty times; a hundredfold over 5 MiB is a bomb. */
 const MAX_RATIO = 100;
 const RATIO_FLOOR = 5 * MiB;
-/** No office document rowsmith should read inflates past this. */
-const MAX_INFLATED = 200 * MiB;
+/** No office document or archive of documents rowsmith should read inflates past this. */
+export const MAX_INFLATED = 200 * MiB;
+
+/** Files one archive or e-mail may hold: a month's invoices, not a file server's backup. */
+export const MAX_CONTAINER_FILES = 100;
+/** Containers inside containers (a ZIP attached to an e-mail is 2 deep); deeper is refused. */
+export const MAX_CONTAINER_DEPTH = 3;
 
 /** The total uncompressed size the ZIP's central directory declares, or null when it has none. */
 export function inflatedSize(bytes: Uint8Array): number | null {

@@ -3,7 +3,7 @@
  * JSON fitting a schema built from the columns. Its answer is checked for shape here and its values
  * then go through the same mapper and coercion as every other reader's.
  */
-import type { Column } from '../store/tables.store';
+import type { Column } from '../domain/columns';
 import type { SourceRecord } from './document';
 
 export interface LlmSettings {

@@ -8,14 +8,17 @@
  * module, read with what the rest of their column says (day-first dates, decimal commas); every
  * row gets a confidence.
  */
-import type { Column, Strictness } from '../store/tables.store';
+import type { Column } from '../domain/columns';
+import type { Strictness } from '../domain/tables';
 import { assignMax } from './assign';
 import { ambiguousDate, coerce, fits, type ValueHints } from './coerce';
 import type { Cell, Reading, RecordGroup, SourceRecord, TableCandidate } from './document';
 import { documentFields, tableLines } from './fields';
-import { dayFirstOf, documentLanguage } from './language';
+import { dayFirstOf } from './dates';
+import { documentLanguage } from './language';
 import type { TextLine } from './layout/page';
 import { conceptLevel, topConcept } from './lexicon';
+import { headerScore } from './model/headers';
 import { nameScore } from './names';
 import { receiptItems } from './receipt';
 import { splitSubFields } from './subfields';
@@ -51,7 +54,16 @@ function coerceFits(value: unknown, column: Column, hints: ValueHints): boolean 
 const isMark = (v: unknown) => typeof v === 'string' && /^[xX✓✔☑●•■]$/.test(v.trim());
 
 /** Text values: mostly not numbers. */
-const textual = (values: unknown[]) => values.length > 0 && values.filter((v) => typeof v === 'string' && /\p{L}/u.test(v) && !/^[\d\s.,%$€£()+-]+$/.test(v)).length / values.length >= 0.6;
+/** The share of values that are words rather than numbers. */
+const textShare = (values: unknown[]) => (values.length ? values.filter((v) => typeof v === 'string' && /\p{L}/u.test(v) && !/^[\d\s.,%$€£()+-]+$/.test(v)).length / values.length : 0);
+
+/** Text values: mostly not numbers. */
+const textual = (values: unknown[]) => textShare(values) >= 0.6;
+
+/** How a field's values suit a column: the share its type accepts, and the share that are words. */
+export function fieldShape(column: Column, values: unknown[], hints: ValueHints): { fit: number; textual: number } {
+  return { fit: fit(column, values, hints), textual: textShare(values) };
+}
 
 /** How a column of the document writes its values, from all of them. */
 export function valueHints(values: unknown[]): ValueHints {
@@ -113,8 +125,8 @@ function valueScore(column: Column, values: unknown[], f: number): number {
   return textual(values) ? 0.34 : 0;
 }
 
-/** How well `field` suits `column`, 0 when not at all. */
-function pairScore(column: Column, field: Field, values: unknown[], hints: ValueHints): number {
+/** How well `field` suits `column`, 0 when not at all; `position` is how near their places are, 0..1. */
+function pairScore(column: Column, field: Field, values: unknown[], hints: ValueHints, position: number): number {
   if (field.group) {
     if ((column.type !== 'string' && column.type !== 'text') || values.length === 0) return 0;
     const named = GROUP_WORDS.test(`${column.name} ${column.description ?? ''} ${column.instruction ?? ''}`);
@@ -125,7 +137,8 @@ function pairScore(column: Column, field: Field, values: unknown[], hints: Value
   }
   if (values.length === 0) return 0;
   const f = fit(column, values, hints);
-  const name = field.label ? nameScore(column, field.label) : 0;
+  // The learned header score: the name rules, the thesaurus, abbreviations and the values' shape.
+  const name = field.label ? headerScore(column, field.label, { fit: f, textual: textShare(values), position }) : 0;
   const named = name >= MIN_SCORE ? name * (0.4 + 0.6 * f) : 0;
   // A label that names no column ("Amounts in thousands" over the row labels) still offers its values.
   return named >= MIN_SCORE ? named : valueScore(column, values, f) * (field.label ? 0.9 : 1);
@@ -138,18 +151,21 @@ function spread<T>(values: T[], n: number): T[] {
   return Array.from({ length: n }, (_, i) => values[Math.floor(i * step)]!);
 }
 
+/** How near a column's place among the columns is to a field's among the fields, 0..1. */
+export const positionOf = (i: number, columns: number, j: number, fields: number) => 1 - Math.abs(i / Math.max(1, columns - 1) - j / Math.max(1, fields - 1));
+
 /** One-to-one assignment of fields to columns with the largest total score. */
 export function matchFields(columns: Column[], fields: Field[], documentHints: ValueHints = {}): FieldMatch[] {
   const all = fields.map((f) => f.values.filter(present));
   const hints = all.map((values) => ({ ...documentHints, ...valueHints(values) }));
   // How well values fit a type is a share: a spread sample of a long column tells it as well.
   const present_ = all.map((values) => spread(values, 200));
-  // A small preference for keeping the columns' left-to-right order breaks ties between equals.
-  const order = (i: number, j: number) => 0.005 * (1 - Math.abs(i / Math.max(1, columns.length - 1) - j / Math.max(1, fields.length - 1)));
+  const position = (i: number, j: number) => positionOf(i, columns.length, j, fields.length);
   const scores = columns.map((column, i) =>
     fields.map((field, j) => {
-      const score = pairScore(column, field, present_[j]!, hints[j]!);
-      return score > 0 ? score + order(i, j) : 0;
+      const score = pairScore(column, field, present_[j]!, hints[j]!, position(i, j));
+      // A small preference for keeping the columns' left-to-right order breaks ties between equals.
+      return score > 0 ? score + 0.005 * position(i, j) : 0;
     }),
   );
   const assigned = assignMax(scores);
@@ -376,6 +392,8 @@ function planGroup(group: RecordGroup, columns: Column[], defaults: ValueHints):
 export interface DocumentFieldValues {
   values: Record<string, unknown>;
   scores: Record<string, number>;
+  /** The row's confidence when a learned model scored the fields (see DocumentFields). */
+  confidence?: number;
 }
 
 export interface MappingInput {
@@ -432,14 +450,18 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
   const rank = (p: Plan) => p.coverage + 0.01 * contextOverlap(p.context, wanted);
   plans.sort((a, b) => rank(b) - rank(a) || b.records.length - a.records.length);
   const best = plans[0];
-  // When the document's fields cover the columns better than any table, they are the one row.
-  if (!best || (fieldsCoverage > best.coverage && fieldColumns.length > 0)) {
+  // When the document's fields cover the columns better than any table, they are the one row; so
+  // they are when the table asks only for a document's header fields (a receipt's shop, date,
+  // total), whatever line items the document also lists.
+  if (!best || (fieldColumns.length > 0 && (fieldsCoverage > best.coverage || headerOnly(columns)))) {
     if (fieldColumns.length === 0) return [];
     const matches = fieldColumns.map((c) => ({ column: c, field: c.id, score: fieldValues.scores[c.id] ?? 0.5 }));
     const row = mapRecord(fieldValues.values, matches, columns, strictness, hintsFromRecord(fieldValues.values, input.defaults));
-    // A row of fields that found few of the columns, or that was read from a doubtful scan, is less sure.
+    // The learned model's confidence counts the fields it left empty; the label rules' does not, so
+    // a row of fields that found few of the columns, or that was read from a doubtful scan, is less sure.
     const found = Object.keys(row.values).length / Math.max(1, columns.length);
-    row.confidence = Math.round(row.confidence * (0.6 + 0.4 * found) * (input.sureness ?? 1) * 1000) / 1000;
+    const base = fieldValues.confidence ?? row.confidence * (0.6 + 0.4 * found);
+    row.confidence = Math.round(Math.min(row.confidence, base) * (input.sureness ?? 1) * 1000) / 1000;
     return Object.keys(row.values).length ? [row] : [];
   }
   // Tables of the same columns that their titles do not tell apart from the best are its parts
@@ -529,6 +551,15 @@ function withSubFields(plan: Plan, columns: Column[], taken: Set<string>): Plan 
   return { ...plan, records, matches: [...plan.matches, ...subMatches] };
 }
 
+/** Columns that all name header fields of a document, at least half of them fields of nothing else. */
+function headerOnly(columns: Column[]): boolean {
+  const levels = columns.map((c) => {
+    const concept = topConcept(c.name) ?? topConcept(c.description ?? '');
+    return concept ? conceptLevel(concept) : null;
+  });
+  return levels.every((l) => l === 'document' || l === 'both') && levels.filter((l) => l === 'document').length * 2 >= levels.length;
+}
+
 /** A column that asks for a field of the whole document (invoice number, vendor, due date). */
 function documentLevel(column: Column): boolean {
   const concept = topConcept(`${column.name}`) ?? topConcept(`${column.description ?? ''}`);
@@ -568,7 +599,8 @@ function fieldsOfRecord(record: SourceRecord, columns: Column[]): DocumentFieldV
 
 /** Merges document fields, the higher score winning a column. */
 function mergeFields(a: DocumentFieldValues, b: DocumentFieldValues): DocumentFieldValues {
-  const out: DocumentFieldValues = { values: { ...a.values }, scores: { ...a.scores } };
+  const confidence = b.confidence ?? a.confidence;
+  const out: DocumentFieldValues = { values: { ...a.values }, scores: { ...a.scores }, ...(confidence === undefined ? {} : { confidence }) };
   for (const [id, value] of Object.entries(b.values)) {
     if (!present(value)) continue;
     if (!present(out.values[id]) || (b.scores[id] ?? 0) > (out.scores[id] ?? 0)) {

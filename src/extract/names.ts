@@ -2,7 +2,7 @@
  * How well a document's label (a header, a key, a field label) names a column: normalised words,
  * synonyms, similarity of spelling, and the column's description and instruction.
  */
-import type { Column } from '../store/tables.store';
+import type { Column } from '../domain/columns';
 import { labelSimilarity } from './lexicon';
 
 /** Words that mean the same thing in column and field names; each maps to its group's first word. */

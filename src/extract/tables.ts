@@ -211,7 +211,30 @@ export function tableBody(candidate: TableCandidate, headerEnd: number, headerKe
     if (summary) sums.reset();
     else sums.add(cells);
   }
+  markTotalsBlock(rows, typical);
   return { rows, hasGroups };
+}
+
+/** A cell that holds a number and nothing else (a sign, a currency, a percent). */
+const isNumberText = (cell: Cell) => typeof cell === 'number' || (typeof cell === 'string' && NUMBER_LIKE.test(cell.trim()));
+
+/**
+ * The totals block under a table's items (net, tax, shipping, total): its last rows, each no more
+ * than a label and an amount, are summary rows when one of them is labelled as a summary or every
+ * label stands in a column where the items have numbers (totals set under the price column).
+ */
+function markTotalsBlock(rows: TableRow[], typical: number): void {
+  if (typical < 3) return;
+  const short = (r: TableRow) => filledCount(r.cells) <= 2 && r.cells.some((c) => isNumberText(c));
+  let start = rows.length;
+  while (start > 0 && short(rows[start - 1]!)) start--;
+  const block = rows.slice(start);
+  const items = rows.slice(0, start).filter((r) => !r.summary && filledCount(r.cells) >= 3);
+  if (block.length === 0 || items.length === 0) return;
+  const numberColumn = (j: number) => items.filter((r) => isNumberText(r.cells[j])).length >= items.length * 0.5;
+  const labelColumn = (r: TableRow) => r.cells.findIndex((c) => !isEmpty(c) && !isNumberText(c));
+  const outOfPlace = block.every((r) => labelColumn(r) >= 0 && numberColumn(labelColumn(r)));
+  if (outOfPlace || block.some((r) => r.summary)) for (const r of block) r.summary = true;
 }
 
 function repeatedBelow(row: Cell[], next: Cell[] | undefined): boolean {

@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia';
+import type { ExportFormat } from '../domain/exports';
 import type { BatchesService, FileDownload } from '../services/batches.service';
 import type { authPlugin } from './auth';
 import { Batch, BatchList, BatchQuery } from './extract.schema';
@@ -22,7 +23,7 @@ export function fileResponse(file: FileDownload, inline = false): Response {
 
 export function batchesRoutes(auth: ReturnType<typeof authPlugin>, batches: BatchesService) {
   const detail = (summary: string, tag = 'Batches') => ({ summary, tags: [tag] });
-  const download = (format: 'csv' | 'json' | 'xlsx') => async ({ params }: { params: { project_id: string; batch_id: string } }) =>
+  const download = (format: ExportFormat) => async ({ params }: { params: { project_id: string; batch_id: string } }) =>
     fileResponse(await batches.download(params.project_id, params.batch_id, format));
   return new Elysia({ prefix: '/v1/projects/:project_id' })
     .use(auth)

@@ -1,6 +1,7 @@
 /** Shapes of extraction requests and answers, batches and their extractions, as the reference OpenAPI gives them. */
 import { t, type Static } from 'elysia';
-import { Id, ListEnvelopeFields, ListQuery, Timestamp } from './list.schema';
+import { ACTOR_TYPES, BATCH_STATUSES, EXTRACTION_FILE_TYPES, EXTRACTION_STATUSES } from '../domain/batches';
+import { Id, ListEnvelopeFields, ListQuery, oneOf, Timestamp } from './list.schema';
 import { ColumnType, InsertMode, Strictness } from './tables.schema';
 
 
@@ -50,9 +51,7 @@ export const ExtractResponse = t.Object({
   result: t.Record(t.String(), t.Any()),
 });
 
-const BatchStatus = t.Union([
-  t.Literal('uploading'), t.Literal('processing'), t.Literal('merging'), t.Literal('complete'), t.Literal('partial'), t.Literal('failed'),
-]);
+const BatchStatus = oneOf(BATCH_STATUSES);
 
 /** Closed in the reference: a batch's columns carry these four fields and nothing else. */
 const SchemaJsonColumn = t.Object(
@@ -75,7 +74,7 @@ const batchFields = {
   id: Id,
   project_id: Id,
   table_id: t.Nullable(Id),
-  actor_type: t.Union([t.Literal('user'), t.Literal('api_key')]),
+  actor_type: oneOf(ACTOR_TYPES),
   actor_id: t.String({ maxLength: 36 }),
   schema_json: SchemaJson,
   insert_mode: t.Nullable(InsertMode),
@@ -100,11 +99,9 @@ export const Extraction = t.Object({
   table_id: t.Nullable(Id),
   file_key: t.String({ maxLength: 512 }),
   file_name: t.String({ maxLength: 255 }),
-  file_type: t.Nullable(
-    t.Union([t.Literal('text_pdf'), t.Literal('scanned'), t.Literal('image'), t.Literal('text'), t.Literal('document'), t.Literal('unknown')]),
-  ),
+  file_type: t.Nullable(oneOf(EXTRACTION_FILE_TYPES)),
   file_checksum: t.Nullable(t.String({ maxLength: 64 })),
-  status: t.Union([t.Literal('pending'), t.Literal('processing'), t.Literal('complete'), t.Literal('failed')]),
+  status: oneOf(EXTRACTION_STATUSES),
   rows_key: t.Nullable(t.String({ maxLength: 512 })),
   row_count: t.Nullable(t.Integer({ minimum: 0 })),
   confidence: t.Nullable(t.Number()),

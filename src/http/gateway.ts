@@ -33,6 +33,8 @@ export class Gateway {
   private idempotency: IdempotencyService | null = null;
   private inFlight = 0;
   private idle: Array<() => void> = [];
+  /** When the last request ended (performance.now()). */
+  private lastDone = 0;
 
   constructor(
     private readonly config: Config,
@@ -63,6 +65,7 @@ export class Gateway {
       if (!(error instanceof ApiError)) this.log.error('request_failed', { request_id: requestId, error: String((error as Error)?.stack ?? error) });
     } finally {
       this.inFlight--;
+      this.lastDone = performance.now();
       if (this.inFlight === 0) this.idle.splice(0).forEach((resolve) => resolve());
     }
     response = withHeader(response, 'x-request-id', requestId);
@@ -158,6 +161,11 @@ export class Gateway {
   private unavailable(): ApiError {
     const message = this.state === 'stopping' ? 'The server is shutting down' : 'The server is starting';
     return new ApiError(503, 'service_unavailable', message, {}, { 'Retry-After': '1' });
+  }
+
+  /** Milliseconds since the last request ended, 0 while one is in flight (background work lets requests go first). */
+  quietFor(): number {
+    return this.inFlight > 0 ? 0 : performance.now() - this.lastDone;
   }
 
   /** Stops taking requests and resolves once those in flight are done, or after `graceMs`. */

@@ -1,9 +1,10 @@
 import { Elysia, t } from 'elysia';
+import { KEY_ROLES } from '../domain/keys';
 import type { KeysService } from '../services/keys.service';
 import type { authPlugin } from './auth';
-import { Id, ListEnvelopeFields, ListQuery, Timestamp } from './list.schema';
+import { Id, ListEnvelopeFields, ListQuery, oneOf, Timestamp } from './list.schema';
 
-const Role = t.Union([t.Literal('admin'), t.Literal('write'), t.Literal('read')]);
+const Role = oneOf(KEY_ROLES);
 
 const ApiKey = t.Object({
   id: Id,

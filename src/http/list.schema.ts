@@ -1,5 +1,14 @@
 /** The query parameters every list takes, and the field shapes every resource shares, defined once. */
+import type { SchemaOptions, TLiteral, TUnion } from '@sinclair/typebox';
 import { t } from 'elysia';
+
+type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
+
+/** One of a list of values from src/domain: a union of literals, as the reference OpenAPI gives enumerations. */
+export function oneOf<const T extends readonly string[]>(values: T, options?: SchemaOptions): TUnion<Literals<T>> {
+  // Typed by hand: TypeBox derives a union's static type from a tuple, and `map` gives an array.
+  return t.Union(values.map((value) => t.Literal(value)), options) as TUnion<Literals<T>>;
+}
 
 /** Milliseconds since the epoch. */
 export const Timestamp = t.Integer({ minimum: 0 });

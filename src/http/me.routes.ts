@@ -1,12 +1,14 @@
 import { Elysia, t } from 'elysia';
+import { KEY_ROLES } from '../domain/keys';
 import type { AccountsService } from '../services/accounts.service';
 import type { authPlugin } from './auth';
+import { oneOf } from './list.schema';
 
 export const MeResponse = t.Object({
   key: t.Object({
     id: t.String(),
     name: t.String(),
-    role: t.Union([t.Literal('admin'), t.Literal('write'), t.Literal('read')]),
+    role: oneOf(KEY_ROLES),
     project_ids: t.Nullable(t.Array(t.String())),
     created_at: t.Integer(),
     expires_at: t.Nullable(t.Integer()),

@@ -1,16 +1,12 @@
 /** Request and response shapes of tables and columns, as the spec and reference OpenAPI give them. */
 import { t } from 'elysia';
-import { ListEnvelopeFields, Timestamp } from './list.schema';
+import { COLUMN_TYPES } from '../domain/columns';
+import { INSERT_MODES, STRICTNESS_LEVELS } from '../domain/tables';
+import { ListEnvelopeFields, oneOf, Timestamp } from './list.schema';
 
-export const ColumnType = t.Union(
-  [
-    t.Literal('array'), t.Literal('boolean'), t.Literal('currency'), t.Literal('date'), t.Literal('email'), t.Literal('enum'),
-    t.Literal('multi_select'), t.Literal('number'), t.Literal('string'), t.Literal('text'), t.Literal('url'),
-  ],
-  { default: 'string' },
-);
-export const Strictness = t.Union([t.Literal('strict'), t.Literal('balanced'), t.Literal('flexible')]);
-export const InsertMode = t.Union([t.Literal('append'), t.Literal('dedup'), t.Literal('merge'), t.Literal('replace')]);
+export const ColumnType = oneOf(COLUMN_TYPES, { default: 'string' });
+export const Strictness = oneOf(STRICTNESS_LEVELS);
+export const InsertMode = oneOf(INSERT_MODES);
 
 const ColumnName = t.String({
   minLength: 1,

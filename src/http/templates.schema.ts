@@ -1,11 +1,11 @@
 /** Shapes of exports, schema suggestions and table templates, as the reference OpenAPI gives them. */
 import { t } from 'elysia';
-import { Id, ListEnvelopeFields, Timestamp } from './list.schema';
+import { EXPORT_FORMATS, EXPORT_STATUSES } from '../domain/exports';
+import { Id, ListEnvelopeFields, oneOf, Timestamp } from './list.schema';
 import { Column, ColumnInput, ColumnType, InsertMode, Strictness } from './tables.schema';
 
-
 export const ExportQuery = t.Object({
-  format: t.Union([t.Literal('csv'), t.Literal('json'), t.Literal('xlsx')]),
+  format: oneOf(EXPORT_FORMATS),
   filter: t.Optional(t.String({ maxLength: 8192 })),
   order: t.Optional(t.String({ maxLength: 256 })),
   search: t.Optional(t.String({ maxLength: 200 })),
@@ -20,7 +20,7 @@ export const Export = t.Object({
   table_id: t.Nullable(Id),
   actor_id: t.String({ maxLength: 36 }),
   checksum: t.String({ maxLength: 64 }),
-  status: t.Union([t.Literal('processing'), t.Literal('complete'), t.Literal('failed')]),
+  status: oneOf(EXPORT_STATUSES),
   filter_json: t.Nullable(t.String({ maxLength: 4096 })),
   row_count: t.Nullable(t.Integer({ minimum: 0 })),
   json_key: KeyOrNull,
@@ -37,12 +37,9 @@ export const SuggestJsonBody = t.Object({ text: t.String() });
 export const Suggestion = t.Object({
   columns: t.Array(
     t.Object({
-      id: t.String(),
       name: t.String(),
       type: ColumnType,
       description: t.String(),
-      options: t.Optional(t.Array(t.String())),
-      currency_code: t.Optional(t.String()),
     }),
   ),
   confidence: t.Number(),

@@ -4,7 +4,7 @@
  * same shape, so a request gets the same answer, and the same errors, whichever encoding carried it.
  */
 import { t, type TSchema } from 'elysia';
-import type { SourceDocument } from '../extract/document';
+import type { SourceDocument } from '../extract';
 import { ApiError, invalidFields } from '../lib/errors';
 import { checkShape } from './errors';
 

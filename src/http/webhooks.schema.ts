@@ -1,9 +1,10 @@
 /** Request and response shapes of webhooks and their deliveries, as the spec and reference OpenAPI give them. */
 import { t } from 'elysia';
-import { Id, ListEnvelopeFields, ListQuery, Timestamp } from './list.schema';
+import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '../domain/webhooks';
+import { Id, ListEnvelopeFields, ListQuery, oneOf, Timestamp } from './list.schema';
 
-
-export const WebhookEvent = t.Union([t.Literal('batch.complete'), t.Literal('batch.failed'), t.Literal('batch.partial'), t.Literal('ping')]);
+export const WebhookEvent = oneOf(WEBHOOK_EVENTS);
+const DeliveryStatus = oneOf(DELIVERY_STATUSES);
 const Events = t.Array(WebhookEvent, { minItems: 1 });
 const Url = t.String({ maxLength: 2048, pattern: '^https:\\/\\/.*', error: 'must be an https:// URL of at most 2048 characters' });
 const Name = t.String({ maxLength: 64 });
@@ -42,7 +43,7 @@ export const Delivery = t.Object({
   webhook_id: Id,
   event: WebhookEvent,
   payload_json: t.String({ maxLength: 65536 }),
-  status: t.Union([t.Literal('pending'), t.Literal('success'), t.Literal('failed')]),
+  status: DeliveryStatus,
   http_status: t.Nullable(t.Integer({ minimum: 0 })),
   response_body: t.Nullable(t.String({ maxLength: 4096 })),
   attempt: t.Integer({ minimum: 1 }),
@@ -55,7 +56,7 @@ export const DeliveryQuery = t.Composite([
   ListQuery,
   t.Object({
     event: t.Optional(WebhookEvent),
-    status: t.Optional(t.Union([t.Literal('pending'), t.Literal('success'), t.Literal('failed')])),
+    status: t.Optional(DeliveryStatus),
   }),
 ]);
 

@@ -13,17 +13,19 @@
  * values when it ends, in the transaction that moves the mark. A crash leaves the mark where it
  * was; the next run covers the interrupted one's reach again.
  */
+import type { Foreground } from '../lib/foreground';
 import type { Logger } from '../lib/log';
+import type { TailMerge } from '../services/rows.service';
 import { compareIndexValues, type IndexTails } from '../search/index-tail';
 import type { Store } from '../store/db';
 import { indexValues, slotValue, type IndexValue, type RowsStore, type SlotSpec } from '../store/rows.store';
 import type { TableRecord, TablesStore } from '../store/tables.store';
-import { slotSpecs } from '../services/rows.query';
+import { slotSpecs } from '../store/slots';
 
-/** Index entries written per transaction. */
+/** Most index entries written per transaction (fewer once the slice of time runs out). */
 const ENTRIES_PER_MERGE = 4_000;
-/** Main-thread time a run's reading or sorting takes before it lets requests in. */
-const SLICE_MS = 8;
+/** Entries sorted at once before sorted pieces are merged in slices of time. */
+const SORT_PIECE = 2_048;
 /**
  * A merge of at least this many rows ends with a full garbage collection: a load and its merge
  * leave gigabytes of garbage (request bodies, the tail, the runs) that the collector otherwise
@@ -37,11 +39,11 @@ interface SlotRun {
   slot: number;
   values: IndexValue[];
   ids: string[];
+  /** Positions in `values` and `ids`, in key order. */
+  order: Uint32Array;
 }
 
-const yieldToRequests = () => new Promise((resolve) => setImmediate(resolve));
-
-export class IndexMerger {
+export class IndexMerger implements TailMerge {
   /** When each table with a tail was last written (performance.now()), by seq; and its id. */
   private readonly lastWrite = new Map<number, number>();
   private readonly tableOf = new Map<number, string>();
@@ -52,6 +54,8 @@ export class IndexMerger {
   private closed = false;
   /** Rows merged since the last full collection. */
   private mergedRows = 0;
+  /** Loads waiting for room in a full tail (the merge does not pause for them). */
+  private waiting = 0;
 
   constructor(
     private readonly store: Store,
@@ -65,10 +69,29 @@ export class IndexMerger {
     private readonly runRows: number,
     /** Most rows a tail holds (ROWSMITH_INDEX_TAIL_MAX_ROWS); merged while written from two thirds of it. */
     private readonly tailMaxRows: number,
+    /** Main-thread time a step of a run (reading, sorting, a transaction's writes) takes before it lets requests in (ROWSMITH_INDEX_MERGE_SLICE_MS). */
+    private readonly sliceMs: number,
+    /** Requests go first between the steps of a run. */
+    private readonly foreground: Foreground,
   ) {}
+
+  /** Between two steps of a run; a load waiting for room in a full tail is not kept waiting longer. */
+  private pause(): Promise<void> {
+    return this.foreground.pause(() => this.waiting > 0 || this.closed);
+  }
 
   /** Waits while the table's tail is full (a load faster than the merge goes at its pace). */
   async room(seq: number): Promise<void> {
+    if (this.closed || this.tails.size(seq) < this.tailMaxRows) return;
+    this.waiting++;
+    try {
+      await this.roomFor(seq);
+    } finally {
+      this.waiting--;
+    }
+  }
+
+  private async roomFor(seq: number): Promise<void> {
     while (!this.closed && this.tails.size(seq) >= this.tailMaxRows) {
       this.lastWrite.set(seq, this.lastWrite.get(seq) ?? 0);
       // A full tail is merged now, not after the idle time.
@@ -219,17 +242,24 @@ export class IndexMerger {
       const now = this.rows.markRecord(seq);
       return now?.mark === record.mark && now.runTo === runTo;
     };
-    for (const slotRun of entries) {
-      for (let from = 0; from < slotRun.ids.length; from += ENTRIES_PER_MERGE) {
+    for (const { slot, values, ids, order } of entries) {
+      for (let from = 0; from < order.length; ) {
         if (this.closed) return 0;
-        const ok = await this.store.transaction(() => {
-          if (!current()) return false;
-          const to = Math.min(slotRun.ids.length, from + ENTRIES_PER_MERGE);
-          for (let i = from; i < to; i++) if (!touched.has(slotRun.ids[i]!)) this.rows.putEntry(seq, slotRun.slot, slotRun.values[i]!, slotRun.ids[i]!);
-          return true;
+        const to = await this.store.transaction(() => {
+          if (!current()) return null;
+          const deadline = performance.now() + this.sliceMs;
+          const end = Math.min(order.length, from + ENTRIES_PER_MERGE);
+          let i = from;
+          while (i < end) {
+            const k = order[i++]!;
+            if (!touched.has(ids[k]!)) this.rows.putEntry(seq, slot, values[k]!, ids[k]!);
+            if ((i & 63) === 0 && performance.now() >= deadline) break;
+          }
+          return i;
         });
-        if (!ok) return 'again';
-        await yieldToRequests();
+        if (to === null) return 'again';
+        from = to;
+        await this.pause();
       }
     }
     await this.store.transaction(() => {
@@ -258,7 +288,7 @@ export class IndexMerger {
     let after = mark;
     let count = 0;
     for (let done = false; !done; ) {
-      const deadline = performance.now() + SLICE_MS;
+      const deadline = performance.now() + this.sliceMs;
       // Done unless the slice of time runs out first.
       done = true;
       for (const row of this.rows.scanRows(seq, false, after)) {
@@ -277,18 +307,57 @@ export class IndexMerger {
         }
       }
       if (this.closed) return null;
-      if (!done) await yieldToRequests();
+      if (!done) await this.pause();
     }
     if (count === 0) return null;
     const entries: SlotRun[] = [];
     for (let k = 0; k < slots.length; k++) {
       const v = values[k]!;
       const id = ids[k]!;
-      const order = Array.from({ length: v.length }, (_, i) => i);
-      order.sort((a, b) => compareIndexValues(v[a]!, v[b]!) || (id[a]! < id[b]! ? -1 : id[a]! > id[b]! ? 1 : 0));
-      entries.push({ slot: slots[k]!.slot, values: order.map((i) => v[i]!), ids: order.map((i) => id[i]!) });
-      await yieldToRequests();
+      const order = await sortInSlices(v.length, (a, b) => compareIndexValues(v[a]!, v[b]!) || (id[a]! < id[b]! ? -1 : id[a]! > id[b]! ? 1 : 0), this.sliceMs, async () => {
+        await this.pause();
+        return this.closed;
+      });
+      if (!order) return null;
+      entries.push({ slot: slots[k]!.slot, values: v, ids: id, order });
     }
     return { runTo: after, entries, rows: count };
   }
+}
+
+/**
+ * The positions 0..n-1 in the order `compare` gives them, sorted a slice of time at a time (a
+ * run's column of 250,000 entries took 150-300 ms sorted at once): pieces of SORT_PIECE sorted
+ * whole, then merged pairwise, letting requests in whenever a slice runs out. Null if `stop` says so.
+ */
+async function sortInSlices(n: number, compare: (a: number, b: number) => number, sliceMs: number, pauseAndStop: () => Promise<boolean>): Promise<Uint32Array | null> {
+  let order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let deadline = performance.now() + sliceMs;
+  const pause = async () => {
+    if (performance.now() < deadline) return false;
+    const stop = await pauseAndStop();
+    deadline = performance.now() + sliceMs;
+    return stop;
+  };
+  for (let lo = 0; lo < n; lo += SORT_PIECE) {
+    order.subarray(lo, Math.min(n, lo + SORT_PIECE)).sort(compare);
+    if (await pause()) return null;
+  }
+  let into = new Uint32Array(n);
+  for (let width = SORT_PIECE; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width);
+      const hi = Math.min(n, lo + 2 * width);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (k < hi) {
+        into[k++] = i < mid && (j >= hi || compare(order[i]!, order[j]!) <= 0) ? order[i++]! : order[j++]!;
+        if ((k & 1023) === 0 && (await pause())) return null;
+      }
+    }
+    [order, into] = [into, order];
+  }
+  return order;
 }

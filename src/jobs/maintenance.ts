@@ -2,11 +2,26 @@
  * Periodic upkeep: quota counts, old idempotency records, deleted tables and removed columns' index
  * entries, and (with ROWSMITH_PREBUILD) the caches of large tables once they stop changing.
  */
-import type { Services } from '../app';
 import type { Config } from '../config';
+import type { ExportsService } from '../services/exports.service';
+import type { IdempotencyService } from '../services/idempotency.service';
+import type { RowsService } from '../services/rows.service';
+import type { TablesService } from '../services/tables.service';
+import type { UsageService } from '../services/usage.service';
+import type { WebhooksService } from '../services/webhooks.service';
 import type { Scheduler } from './scheduler';
 
-export function scheduleMaintenance(scheduler: Scheduler, services: Services, config: Config): void {
+/** The services that have upkeep. */
+interface Upkeep {
+  usage: UsageService;
+  idempotency: IdempotencyService;
+  exports: ExportsService;
+  webhooks: WebhooksService;
+  tables: TablesService;
+  rows: RowsService;
+}
+
+export function scheduleMaintenance(scheduler: Scheduler, services: Upkeep, config: Config): void {
   scheduler.every('usage-flush', 2_000, () => services.usage.flush());
   scheduler.every('idempotency-purge', config.purgeIntervalMs, () => services.idempotency.purgeExpired());
   scheduler.every('exports-purge', config.purgeIntervalMs, () => services.exports.purgeExpired());

@@ -1,5 +1,5 @@
 /** What a list declares about its fields, and the operators each value type accepts. */
-export type FieldType = 'string' | 'number' | 'boolean' | 'array';
+import type { FieldType } from '../domain/columns';
 
 export interface FieldSpec {
   type: FieldType;

@@ -9,7 +9,7 @@
  * finite), which keeps a million values off the garbage collector's heap; any other slot is a
  * plain array.
  */
-import { BUILD_AT_ONCE_ROWS, type BuildQueue } from '../jobs/builds';
+import { BUILD_AT_ONCE_ROWS, type BuildQueue } from './builds';
 import { firstNotBefore } from '../lib/bisect';
 import { ApiError } from '../lib/errors';
 import { ownString } from '../lib/strings';

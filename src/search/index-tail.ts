@@ -65,8 +65,11 @@ interface Tail {
   /** Positions by id, once ids came out of order (until then positions follow ids). */
   positions: Map<string, number> | null;
   slots: Array<{ slot: number; multi: boolean; values: Array<IndexValue | IndexValue[]> }>;
-  /** Entries of a slot in index order, made on first use after a change. */
-  sorted: Map<number, Array<[IndexValue, string]>>;
+  /**
+   * Entries of a slot in index order, made on first use after a write, and the live rows it was
+   * made from. A merge leaves it (readers pass over the merged rows) until half of it is merged.
+   */
+  sorted: Map<number, { entries: Array<[IndexValue, string]>; rows: number }>;
   /** While read back in the background: the last row read (rows after it are not held yet). */
   loadedTo?: string;
 }
@@ -182,33 +185,38 @@ export class IndexTails {
     } else {
       for (let i = tail.start; i < tail.ids.length; i++) if (tail.ids[i]! <= mark) unset(tail, tail.ids[i]!);
     }
-    tail.sorted.clear();
+    // Sorting again would hold a request for up to a second at a million rows; readers pass over
+    // the merged rows' entries instead.
     emptied(tail);
   }
 
   /**
    * Entries of one slot of the tail rows after `mark`, between two bounds, in index order (or
-   * reversed). Sorted once per change of the tail.
+   * reversed). A slot is sorted once per write of the tail, and bounds found in it by binary
+   * search; until then one value's entries are read along the positions, which follow ids.
    */
   *scan(seq: number, slots: SlotSpec[], mark: string | undefined, slot: number, from: IndexKeyBound, to: IndexKeyBound, reverse = false): Generator<[IndexValue, string]> {
     const tail = this.of(seq, slots, mark);
     if (!tail || liveCount(tail) === 0) return;
-    const entries = sortedEntries(tail, slot);
-    const inside = ([value, id]: [IndexValue, string]) => id > mark! && above(value, id, from) && below(value, id, to);
-    if (reverse) {
-      for (let i = entries.length - 1; i >= 0; i--) if (inside(entries[i]!)) yield entries[i]!;
-    } else {
-      for (const entry of entries) if (inside(entry)) yield entry;
-    }
+    if (!tail.sorted.has(slot) && oneValueBounds(tail, from, to)) yield* oneValue(tail, mark!, slot, from!, to!, reverse);
+    else yield* sortedScan(tail, mark!, slot, from, to, reverse);
   }
 
-  /** How many tail entries lie between two bounds, counting no further than `limit`. */
+  /**
+   * How many tail entries lie between two bounds, counting no further than `limit`. A range of
+   * values in a slot not sorted since its last write is counted by a pass over the rows, so
+   * counts during a load do not sort the tail again and again.
+   */
   count(seq: number, slots: SlotSpec[], mark: string | undefined, slot: number, from: IndexKeyBound, to: IndexKeyBound, limit: number): number {
     const tail = this.of(seq, slots, mark);
     if (!tail || liveCount(tail) === 0 || limit <= 0) return 0;
+    let n = 0;
+    if (tail.sorted.has(slot) || oneValueBounds(tail, from, to)) {
+      for (const _ of this.scan(seq, slots, mark, slot, from, to)) if (++n >= limit) break;
+      return n;
+    }
     const values = tail.slots.find((s) => s.slot === slot)?.values;
     if (!values) return 0;
-    let n = 0;
     for (let i = tail.start; i < tail.ids.length; i++) {
       const id = tail.ids[i]!;
       if (id <= mark! || (tail.gone.size && tail.gone.has(i))) continue;
@@ -218,6 +226,21 @@ export class IndexTails {
       }
     }
     return n;
+  }
+}
+
+/** Whether both bounds hold one value and the positions follow ids (its entries can then be read along them). */
+function oneValueBounds(tail: Tail, from: IndexKeyBound, to: IndexKeyBound): boolean {
+  return !!from && !!to && !tail.positions && compareIndexValues(from.value, to.value) === 0;
+}
+
+function* sortedScan(tail: Tail, mark: string, slot: number, from: IndexKeyBound, to: IndexKeyBound, reverse: boolean): Generator<[IndexValue, string]> {
+  const entries = sortedEntries(tail, slot);
+  const [lo, hi] = within(entries, from, to);
+  if (reverse) {
+    for (let i = hi - 1; i >= lo; i--) if (entries[i]![1] > mark) yield entries[i]!;
+  } else {
+    for (let i = lo; i < hi; i++) if (entries[i]![1] > mark) yield entries[i]!;
   }
 }
 
@@ -296,21 +319,83 @@ function emptied(tail: Tail): void {
   tail.gone.clear();
   tail.maxId = '';
   tail.positions = null;
+  tail.sorted.clear();
   for (const s of tail.slots) s.values.length = 0;
 }
 
 function sortedEntries(tail: Tail, slot: number): Array<[IndexValue, string]> {
-  let entries = tail.sorted.get(slot);
-  if (entries) return entries;
-  entries = [];
-  const values = tail.slots.find((s) => s.slot === slot)?.values ?? [];
-  for (let i = tail.start; i < tail.ids.length; i++) {
-    if (tail.gone.size && tail.gone.has(i)) continue;
-    const id = tail.ids[i]!;
-    const v = values[i]!;
-    for (const value of Array.isArray(v) ? v : [v]) entries.push([value, id]);
+  const rows = liveCount(tail);
+  const made = tail.sorted.get(slot);
+  if (made && made.rows <= 2 * rows) return made.entries;
+  let entries: Array<[IndexValue, string]>;
+  if (made) {
+    // Half of it merged: the rest keeps its order. Merged rows are a prefix of the positions
+    // unless rows came out of id order.
+    const first = tail.ids[tail.start]!;
+    entries = tail.positions || tail.gone.size ? made.entries.filter(([, id]) => find(tail, id) !== undefined) : made.entries.filter(([, id]) => id >= first);
+  } else {
+    entries = [];
+    const values = tail.slots.find((s) => s.slot === slot)?.values ?? [];
+    for (let i = tail.start; i < tail.ids.length; i++) {
+      if (tail.gone.size && tail.gone.has(i)) continue;
+      const id = tail.ids[i]!;
+      const v = values[i]!;
+      for (const value of Array.isArray(v) ? v : [v]) entries.push([value, id]);
+    }
+    entries.sort((a, b) => compareIndexValues(a[0], b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
   }
-  entries.sort((a, b) => compareIndexValues(a[0], b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-  tail.sorted.set(slot, entries);
+  tail.sorted.set(slot, { entries, rows });
   return entries;
+}
+
+/** The positions [lo, hi) of the sorted entries between two bounds (binary search: `above` and `below` each change once along the order). */
+function within(entries: Array<[IndexValue, string]>, from: IndexKeyBound, to: IndexKeyBound): [number, number] {
+  const first = (inside: (entry: [IndexValue, string]) => boolean) => {
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (inside(entries[mid]!)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  return [first(([value, id]) => above(value, id, from)), first(([value, id]) => !below(value, id, to))];
+}
+
+/** The first position whose id is after `id` (or, `orAt`, not before it); positions follow ids. */
+function after(tail: Tail, id: string, orAt = false): number {
+  let lo = tail.start;
+  let hi = tail.ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const at = tail.ids[mid]!;
+    if (at > id || (orAt && at === id)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * One value's entries of the rows after `mark`, along the positions (which follow ids): no sort,
+ * a cursor's row found by binary search, and a value compared by identity (two index values
+ * compare equal exactly when they are the same primitive).
+ */
+function* oneValue(tail: Tail, mark: string, slot: number, from: NonNullable<IndexKeyBound>, to: NonNullable<IndexKeyBound>, reverse: boolean): Generator<[IndexValue, string]> {
+  const values = tail.slots.find((s) => s.slot === slot)?.values;
+  // A bound that leaves the value itself out leaves nothing.
+  if (!values || (from.afterId === undefined && !from.inclusive) || (to.afterId === undefined && !to.inclusive)) return;
+  const value = from.value;
+  const start = Math.max(after(tail, mark), from.afterId !== undefined ? after(tail, from.afterId) : 0);
+  const end = to.afterId !== undefined ? after(tail, to.afterId, true) : tail.ids.length;
+  const has = (i: number) => {
+    if (tail.gone.size && tail.gone.has(i)) return false;
+    const v = values[i]!;
+    return Array.isArray(v) ? v.includes(value) : v === value;
+  };
+  if (reverse) {
+    for (let i = end - 1; i >= start; i--) if (has(i)) yield [value, tail.ids[i]!];
+  } else {
+    for (let i = start; i < end; i++) if (has(i)) yield [value, tail.ids[i]!];
+  }
 }

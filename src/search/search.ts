@@ -20,8 +20,8 @@
  */
 import MiniSearch from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { isSearchable } from '../services/row-fields';
-import { BUILD_AT_ONCE_ROWS, type BuildQueue } from '../jobs/builds';
+import { isSearchable } from '../domain/columns';
+import { BUILD_AT_ONCE_ROWS, type BuildQueue } from './builds';
 import { ApiError } from '../lib/errors';
 import { ownString } from '../lib/strings';
 import { fuzzyReachable, SortedWords } from './sorted-words';

@@ -6,10 +6,9 @@ import type { Clock } from '../lib/clock';
 import { randomToken, sha256Hex } from '../lib/crypto';
 import { ApiError, notFound } from '../lib/errors';
 import { newId } from '../lib/ids';
-import type { AccountsStore, ApiKeyRecord, KeyRole, OrgRecord, ProjectRecord } from '../store/accounts.store';
+import { KEY_ROLES, type KeyRole } from '../domain/keys';
+import type { AccountsStore, ApiKeyRecord, OrgRecord, ProjectRecord } from '../store/accounts.store';
 import type { Store } from '../store/db';
-
-export const KEY_ROLES: readonly KeyRole[] = ['admin', 'write', 'read'];
 
 export interface Principal {
   key: ApiKeyRecord;

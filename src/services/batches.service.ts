@@ -1,15 +1,17 @@
 /** Reading batches: list, get (with its extractions), downloads of their rows, and the row source file. */
+import { batchUnderWay, type BatchStatus } from '../domain/batches';
+import type { Column } from '../domain/columns';
+import type { ExportFormat } from '../domain/exports';
 import type { Clock } from '../lib/clock';
 import { ApiError } from '../lib/errors';
 import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
-import type { BatchRecord, BatchesStore, BatchStatus, ExtractionRecord, SchemaJson } from '../store/batches.store';
+import type { BatchRecord, BatchesStore, ExtractionRecord, SchemaJson } from '../store/batches.store';
 import type { Store } from '../store/db';
 import type { FilesStore } from '../store/files.store';
 import type { RowsStore } from '../store/rows.store';
-import type { Column } from '../store/tables.store';
-import { contentDisposition, DOWNLOAD_TYPES, renderRows, type DownloadFormat } from './downloads';
+import { contentDisposition, DOWNLOAD_TYPES, renderRows, ROW_ORIGIN_COLUMNS } from './downloads';
 import { rowNotFound } from './row-values';
 import type { TablesService } from './tables.service';
 
@@ -94,13 +96,14 @@ export class BatchesService {
   }
 
   /** The batch's rows as a file; only once the batch has ended. */
-  async download(projectId: string, batchId: string, format: DownloadFormat): Promise<FileDownload> {
+  async download(projectId: string, batchId: string, format: ExportFormat): Promise<FileDownload> {
     const batch = this.require(projectId, batchId);
-    if (['uploading', 'processing', 'merging'].includes(batch.status)) {
+    if (batchUnderWay(batch.status)) {
       throw new ApiError(400, 'invalid_input', `Batch ${batchId} is still ${batch.status}; download it once it has ended`);
     }
-    const rows = [...this.batches.batchRows(batchId)].map((r) => r.values);
-    const bytes = await renderRows(format, batch.schema_json.columns, rows, batchId);
+    const fileNames = new Map(batch.extraction_ids.map((id) => [id, this.batches.getExtraction(id)?.file_name ?? null]));
+    const rows = [...this.batches.batchRows(batchId)].map((r) => ({ ...r.values, _file: fileNames.get(r.extraction_id) ?? null, _confidence: r.confidence }));
+    const bytes = await renderRows(format, [...batch.schema_json.columns, ...ROW_ORIGIN_COLUMNS], rows, batchId);
     return { body: bytes, contentType: DOWNLOAD_TYPES[format], disposition: contentDisposition('attachment', `${batchId}.${format}`) };
   }
 

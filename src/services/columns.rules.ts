@@ -3,14 +3,12 @@
  * reorder, remove, duplicate, templates): unique ids and names, no system field ids, options for
  * choice columns, merge columns and default sort that name existing columns.
  */
+import { SYSTEM_FIELDS, type Column } from '../domain/columns';
 import { ApiError, invalidFields, invalidInput } from '../lib/errors';
-import { slugify } from '../lib/slug';
 import { lookupIn } from '../query/list';
 import { parseOrder } from '../query/order';
-import type { Column, ColumnType } from '../store/tables.store';
-import { SYSTEM_FIELDS, rowListSpec } from './row-fields';
+import { rowListSpec } from './row-fields';
 
-export const COLUMN_TYPES: readonly ColumnType[] = ['array', 'boolean', 'currency', 'date', 'email', 'enum', 'multi_select', 'number', 'string', 'text', 'url'];
 export const MAX_COLUMNS = 100;
 
 export function columnNotFound(id: string): ApiError {
@@ -20,17 +18,6 @@ export function columnNotFound(id: string): ApiError {
 export type ColumnInput = Partial<Column> & { id?: string; name: string };
 
 type Problem = { path: string; message: string; error_key?: string };
-
-/**
- * An id for a column given by name only (an added column, a project schema, an inferred one): the
- * name in snake case, not a system field, unique among `taken`.
- */
-export function columnIdFrom(name: string, taken: Set<string>): string {
-  const base = slugify(name, 32, '_', 'column');
-  const safe = (SYSTEM_FIELDS as readonly string[]).includes(base) ? `${base}_col` : base;
-  if (!taken.has(safe)) return safe;
-  for (let n = 2; ; n++) if (!taken.has(`${safe}_${n}`)) return `${safe}_${n}`;
-}
 
 /** `columns_json[2]` + `name`; an empty base is the body itself (single-column changes). */
 const sub = (base: string, key: string) => (base ? `${base}.${key}` : key);

@@ -1,7 +1,8 @@
 /** The rules of column changes: add, reorder, update and remove, each under the table's lock. */
+import { columnIdFrom, type Column } from '../domain/columns';
 import { invalidInput } from '../lib/errors';
-import type { Column, TableRecord } from '../store/tables.store';
-import { columnIdFrom, columnNotFound, normalizeColumn, type ColumnInput } from './columns.rules';
+import type { TableRecord } from '../store/tables.store';
+import { columnNotFound, normalizeColumn, type ColumnInput } from './columns.rules';
 import type { TablesService } from './tables.service';
 
 export type AddColumnInput = ColumnInput;

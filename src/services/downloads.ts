@@ -4,11 +4,10 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import type { Column } from '../store/tables.store';
+import type { Column } from '../domain/columns';
+import type { ExportFormat } from '../domain/exports';
 
-export type DownloadFormat = 'csv' | 'json' | 'xlsx';
-
-export const DOWNLOAD_TYPES: Record<DownloadFormat, string> = {
+export const DOWNLOAD_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   json: 'application/json; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -30,6 +29,16 @@ export function csvLines(records: Array<Array<string | number | boolean>>): stri
 }
 
 export const UTF8_BOM = '\uFEFF';
+
+/**
+ * Each row's origin in a batch download, after the columns: the name of the file it was extracted
+ * from and its confidence, named as the extract stream's rows name their confidence (the `_` sets
+ * them apart from columns). The same two in CSV, JSON and XLSX.
+ */
+export const ROW_ORIGIN_COLUMNS: Column[] = [
+  { id: '_file', name: '_file', type: 'string', required: false },
+  { id: '_confidence', name: '_confidence', type: 'number', required: false },
+];
 
 export function toCsv(columns: Column[], rows: Iterable<Record<string, unknown>>): Uint8Array {
   const records = [columns.map((c) => csvCell(c.name))];
@@ -77,7 +86,7 @@ export async function toXlsx(columns: Column[], rows: Iterable<Record<string, un
   return new Uint8Array(await workbook.xlsx.writeBuffer());
 }
 
-export async function renderRows(format: DownloadFormat, columns: Column[], rows: Iterable<Record<string, unknown>>, name: string): Promise<Uint8Array> {
+export async function renderRows(format: ExportFormat, columns: Column[], rows: Iterable<Record<string, unknown>>, name: string): Promise<Uint8Array> {
   if (format === 'csv') return toCsv(columns, rows);
   if (format === 'json') return toJson(columns, rows);
   return toXlsx(columns, rows, name);

@@ -7,13 +7,16 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import ExcelJS from 'exceljs';
+import type { Column } from '../domain/columns';
+import type { ExportFormat } from '../domain/exports';
 import type { Clock } from '../lib/clock';
 import { ApiError, fieldError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/log';
 import type { Store } from '../store/db';
-import type { ExportFormat, ExportRecord, ExportsStore } from '../store/exports.store';
-import type { Column, TableRecord } from '../store/tables.store';
+import { filesHeld } from '../store/backup';
+import type { ExportRecord, ExportsStore } from '../store/exports.store';
+import type { TableRecord } from '../store/tables.store';
 import { contentDisposition, csvCell, csvLines, DOWNLOAD_TYPES, sheetName, UTF8_BOM, xlsxCell, xlsxColumns } from './downloads';
 import type { FileDownload } from './batches.service';
 import type { RowsService } from './rows.service';
@@ -231,6 +234,8 @@ export class ExportsService {
   async purgeExpired(): Promise<number> {
     const now = this.clock.now();
     const expired = await this.store.transaction(() => {
+      // A backup copying export files holds off their deletion; the next run purges them.
+      if (filesHeld(this.store)) return [];
       const due = this.exports.all().filter((e) => e.expires_at !== null && e.expires_at <= now && e.status !== 'processing');
       for (const record of due) this.exports.remove(record);
       return due;

@@ -4,24 +4,38 @@
  * into the batch only); and the end is announced by a webhook event. Progress is reported as it
  * happens for the streaming endpoint.
  */
+import type { BatchStatus } from '../domain/batches';
+import { columnIdFrom, type Column, type ColumnType } from '../domain/columns';
+import type { Strictness } from '../domain/tables';
 import type { Config } from '../config';
 import type { Clock } from '../lib/clock';
 import { ApiError, fieldError, invalidFields } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/log';
 import type { Outbound } from '../lib/outbound';
-import { detectFormat, FILE_TYPES, UnreadableDocument, type Format, type Reading, type SourceDocument } from '../extract/document';
-import { inferColumns } from '../extract/infer';
-import { extractWithLlm, LlmError } from '../extract/llm';
-import { mapReading, mapRecord, type MappedRow } from '../extract/mapper';
-import { recordGroups } from '../extract/tables';
-import { readDocument } from '../extract/read';
-import type { BatchesStore, BatchRecord, BatchRow, BatchStatus, ExtractionRecord, SchemaJson } from '../store/batches.store';
+import {
+  batchFiles,
+  detectFormat,
+  exactRows,
+  extractWithLlm,
+  FILE_TYPES,
+  inferColumns,
+  LlmError,
+  mapReading,
+  mapRecord,
+  readDocument,
+  recordGroups,
+  UnreadableDocument,
+  type Format,
+  type MappedRow,
+  type Reading,
+  type SourceDocument,
+} from '../extract';
+import type { BatchesStore, BatchRecord, BatchRow, ExtractionRecord, SchemaJson } from '../store/batches.store';
 import type { Store } from '../store/db';
 import type { FilesStore } from '../store/files.store';
-import type { Column, ColumnType, Strictness } from '../store/tables.store';
 import { toBatch, toExtraction } from './batches.service';
-import { checkColumns, columnIdFrom, normalizeColumn } from './columns.rules';
+import { checkColumns, normalizeColumn } from './columns.rules';
 import type { RowsService } from './rows.service';
 import type { TablesService } from './tables.service';
 import type { WebhooksService } from './webhooks.service';
@@ -78,9 +92,12 @@ export interface ExtractResponse {
 export type ExtractListener = (event: string, data: unknown) => void;
 
 interface Prepared {
+  /** Its documents are the batch's files: containers (e-mails, ZIP archives) unpacked into theirs. */
   request: ExtractRequest;
   /** The format of each document, in order. */
   formats: Format[];
+  /** Per document, why it fails before it is read (a container that could not be unpacked). */
+  failures: Array<string | undefined>;
   /** Null until the first readable file gives a schema (project-level extract without one). */
   schema: SchemaJson | null;
   /** What the target table is about (its name and description), for choosing among a document's tables. */
@@ -114,7 +131,8 @@ export function withText(documents: SourceDocument[], text: string | null | unde
 }
 
 /**
- * 400 with nothing to read, 413 past the count and size limits, 415 for formats no reader takes.
+ * 400 with nothing to read (no document, or only empty ones), 413 past the count and size limits,
+ * 415 for formats no reader takes. An empty document among others fails alone, when it is read.
  * Returns each document's format.
  */
 export function checkDocuments(documents: SourceDocument[], limits: Pick<Config, 'extractMaxFileBytes' | 'extractMaxFiles'>): Format[] {
@@ -124,14 +142,17 @@ export function checkDocuments(documents: SourceDocument[], limits: Pick<Config,
   if (documents.length > limits.extractMaxFiles) {
     throw new ApiError(413, 'content_too_large', `At most ${limits.extractMaxFiles} files per request`);
   }
+  const empty = documents.filter((doc) => doc.bytes.byteLength === 0);
+  if (empty.length === documents.length) throw fieldError('file', `${empty.map((doc) => doc.name).join(', ')} ${empty.length > 1 ? 'are' : 'is'} empty`);
   return documents.map((doc) => {
     if (doc.bytes.byteLength > limits.extractMaxFileBytes) {
       throw new ApiError(413, 'content_too_large', `${doc.name} is larger than the limit of ${limits.extractMaxFileBytes} bytes per file`);
     }
-    if (doc.bytes.byteLength === 0) throw fieldError('file', `${doc.name} is empty`);
+    // Nothing to tell its format by: its name or type, else text; reading it fails it as empty.
+    if (doc.bytes.byteLength === 0) return detectFormat(doc) ?? 'text';
     const format = detectFormat(doc);
     if (!format) {
-      throw new ApiError(415, 'unsupported_media_type', `${doc.name} (${doc.contentType || 'no type'}) is not a format rowsmith reads: CSV, TSV, JSON, NDJSON, XLSX, HTML, Markdown, DOCX, PDF (text or scanned), images (PNG, JPEG, TIFF, WebP, BMP, GIF), text or .eml`);
+      throw new ApiError(415, 'unsupported_media_type', `${doc.name} (${doc.contentType || 'no type'}) is not a format rowsmith reads: CSV, TSV, JSON, NDJSON, XLSX, HTML, Markdown, DOCX, PDF (text or scanned, Factur-X / ZUGFeRD read from their XML), e-invoice XML (UBL, CII), images (PNG, JPEG, TIFF, WebP, BMP, GIF), text, .eml or ZIP archives of these`);
     }
     return format;
   });
@@ -191,8 +212,8 @@ export class ExtractService {
     }
     const documents = withText(input.documents, input.text);
     if (input.url) documents.push(await this.fetchDocument(input.url));
-    const formats = checkDocuments(documents, this.config);
-    return { request: { ...input, documents }, formats, schema, topic };
+    const files = await batchFiles(documents, checkDocuments(documents, this.config), this.config.extractMaxFileBytes);
+    return { request: { ...input, documents: files.map((f) => f.doc) }, formats: files.map((f) => f.format), failures: files.map((f) => f.error), schema, topic };
   }
 
   private save(batch: BatchRecord, extraction?: ExtractionRecord): Promise<void> {
@@ -270,7 +291,9 @@ export class ExtractService {
         // A scan's pages take seconds each: every page read is a progress event.
         const onPage = (pagesDone: number, pageCount: number) =>
           listen('progress', { files_done: batch.files_done, file_count: batch.file_count, total_rows: collected.length, file_name: doc.name, pages_done: pagesDone, page_count: pageCount });
+        if (prepared.failures[index]) throw new UnreadableDocument(prepared.failures[index]);
         const reading = await readDocument(doc, prepared.formats[index], onPage);
+        const notes = reading.notes ?? [];
         if (!schema) {
           const columns = inferColumns(recordGroups(reading.tables, reading.groups));
           if (columns.length) {
@@ -278,15 +301,15 @@ export class ExtractService {
             batch = { ...batch, schema_json: schema };
           }
         }
-        if (!schema) throw new UnreadableDocument('no table or fields found to build a schema from');
-        const mapped = await this.mapReading(reading, schema, prepared.topic);
-        const kept = mapped.filter((row) => accepted(row, schema!.columns, schema!.strictness));
+        if (!schema && !reading.optional) throw new UnreadableDocument('no table or fields found to build a schema from');
+        const mapped = schema ? await this.mapReading(reading, schema, prepared.topic) : [];
+        const kept = schema ? mapped.filter((row) => accepted(row, schema!.columns, schema!.strictness)) : [];
         const why =
           mapped.find((r) => r.problems.length)?.problems[0] ??
-          (schema.strictness === 'strict' && mapped.some((r) => r.confidence < STRICT_MIN_CONFIDENCE)
+          (schema?.strictness === 'strict' && mapped.some((r) => r.confidence < STRICT_MIN_CONFIDENCE)
             ? `a strict table keeps rows of confidence ${STRICT_MIN_CONFIDENCE} or more`
             : 'a required value is missing');
-        if (kept.length === 0) {
+        if (kept.length === 0 && !reading.optional) {
           throw new UnreadableDocument(mapped.length ? `none of the ${mapped.length} rows found fit the columns (${why})` : 'no rows matching the columns were found');
         }
         const rejected = mapped.length - kept.length;
@@ -296,7 +319,7 @@ export class ExtractService {
           row_count: kept.length,
           confidence: mean(kept.map((r) => r.confidence)),
           rows_key: `${batch.id}/${extraction.id}`,
-          error: rejected ? `${rejected} of ${mapped.length} rows left out: ${why}` : null,
+          error: [...(rejected ? [`${rejected} of ${mapped.length} rows left out: ${why}`] : []), ...notes].join('; ').slice(0, 2048) || null,
         };
         const batchRows: BatchRow[] = kept.map((row) => ({ extraction_id: extraction.id, values: row.values, confidence: row.confidence }));
         batch = { ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() };
@@ -306,7 +329,7 @@ export class ExtractService {
           this.batches.put(batch);
         });
         for (const row of kept) collected.push({ row, extraction });
-        listen('rows', { extraction_id: extraction.id, file_name: doc.name, rows: kept.map((r) => ({ ...r.values, _confidence: r.confidence })) });
+        listen('rows', { extraction_id: extraction.id, file_name: doc.name, ...(reading.source ? { source: reading.source } : {}), rows: kept.map((r) => ({ ...r.values, _confidence: r.confidence })) });
       } catch (error) {
         // What went wrong with the document is the user's to know; our own failures are logged, not shown.
         const known = error instanceof UnreadableDocument || error instanceof LlmError || error instanceof ApiError;
@@ -389,11 +412,15 @@ export class ExtractService {
 
   /** Rows of a reading; prose with no structure goes to the language model when one is configured. */
   private async mapReading(reading: Reading, schema: SchemaJson, topic: string): Promise<MappedRow[]> {
-    const mapped = mapReading(reading, schema.columns, schema.strictness, {
-      topic: `${topic} ${schema.instruction ?? ''}`,
-      dateOrder: this.config.dateOrder,
-      ocr: reading.fileType === 'scanned' || reading.fileType === 'image',
-    });
+    const map = (r: Parameters<typeof mapReading>[0]) =>
+      mapReading(r, schema.columns, schema.strictness, {
+        topic: `${topic} ${schema.instruction ?? ''}`,
+        dateOrder: this.config.dateOrder,
+        ocr: reading.fileType === 'scanned' || reading.fileType === 'image',
+      });
+    const mapped = map(reading);
+    // An e-invoice's XML states its values exactly; a PDF's printed page fills what it does not state.
+    if (reading.source === 'xml') return exactRows(mapped, reading, schema.columns, reading.printed ? map(reading.printed) : []);
     // Structured formats have no running text, so only prose reaches the model.
     if (mapped.length > 0 || !this.config.llm || !reading.text.trim()) return mapped;
     const records = await extractWithLlm(this.config.llm, schema.columns, schema.instruction, reading.text);

@@ -4,11 +4,12 @@
  * that is not limited to projects may list, create or revoke keys, and only its own
  * organization's. A key's value is shown once, when it is created; listings show its prefix.
  */
+import type { KeyRole } from '../domain/keys';
 import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
 import { ApiError } from '../lib/errors';
-import type { ApiKeyRecord, KeyRole } from '../store/accounts.store';
+import type { ApiKeyRecord } from '../store/accounts.store';
 import type { AccountsService, Principal } from './accounts.service';
 
 export const KEY_LIST: ListSpec = {

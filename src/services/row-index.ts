@@ -8,7 +8,7 @@ import type { IndexTails } from '../search/index-tail';
 import { compareIndexValues } from '../search/index-tail';
 import type { IndexKeyBound, IndexValue, RowsStore } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
-import { slotSpecs } from './rows.query';
+import { slotSpecs } from '../store/slots';
 
 export class RowIndex {
   constructor(
@@ -26,11 +26,10 @@ export class RowIndex {
       yield* this.rows.scanIndex(table.seq, slot, from, to, reverse, offset);
       return;
     }
-    // Entries a merge run has written past the mark are the tail's to give.
-    const stored = onlyUpTo(this.rows.scanIndex(table.seq, slot, from, to, reverse), mark);
+    const stored = this.rows.scanIndex(table.seq, slot, from, to, reverse);
     const tail = this.tails.scan(table.seq, slotSpecs(table), mark, slot, from, to, reverse);
     let passed = 0;
-    for (const entry of mergeOrdered(stored, tail, reverse)) if (passed++ >= offset) yield entry;
+    for (const entry of mergeOrdered(stored, tail, reverse, mark)) if (passed++ >= offset) yield entry;
   }
 
   /** How many entries lie between two bounds, counting no further than `limit`. */
@@ -53,32 +52,30 @@ export class RowIndex {
   }
 }
 
-function* onlyUpTo(entries: Iterable<[IndexValue, string]>, mark: string): Generator<[IndexValue, string]> {
-  for (const entry of entries) if (entry[1] <= mark) yield entry;
-}
-
-/** Two streams in index order merged into one (ties by row id; a row is in one of them only). */
-function* mergeOrdered(a: Iterator<[IndexValue, string]>, b: Iterator<[IndexValue, string]>, reverse: boolean): Generator<[IndexValue, string]> {
-  let x = a.next();
-  let y = b.next();
+/**
+ * LMDB's entries and the tail's merged into one stream in index order (ties by row id). Entries
+ * LMDB holds past the mark were written by a merge run and are the tail's to give: one equal to
+ * the tail's next entry goes with it, and one the tail does not have (the row changed since) is
+ * passed over. Each is met beside its twin in the tail, so a run's entries cost a reader nothing
+ * extra (filtering them out first walked all of a run's entries in the range).
+ */
+function* mergeOrdered(stored: Iterator<[IndexValue, string]>, tail: Iterator<[IndexValue, string]>, reverse: boolean, mark: string): Generator<[IndexValue, string]> {
+  let x = stored.next();
+  let y = tail.next();
   while (!x.done || !y.done) {
-    if (y.done) {
-      yield x.value!;
-      x = a.next();
-      continue;
-    }
     if (x.done) {
-      yield y.value;
-      y = b.next();
+      yield y.value!;
+      y = tail.next();
       continue;
     }
-    const c = compareIndexValues(x.value[0], y.value[0]) || (x.value[1] < y.value[1] ? -1 : 1);
-    if ((c < 0) !== reverse) {
-      yield x.value;
-      x = a.next();
-    } else {
-      yield y.value;
-      y = b.next();
+    const c = y.done ? -1 : (compareIndexValues(x.value[0], y.value[0]) || (x.value[1] < y.value[1] ? -1 : x.value[1] > y.value[1] ? 1 : 0)) * (reverse ? -1 : 1);
+    if (c < 0) {
+      if (x.value[1] <= mark) yield x.value;
+      x = stored.next();
+      continue;
     }
+    if (c === 0) x = stored.next();
+    yield y.value!;
+    y = tail.next();
   }
 }

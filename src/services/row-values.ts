@@ -3,11 +3,11 @@
  * and converted by the shared coercion module in the table's strictness, required columns and
  * defaults, and unknown keys. Problems are collected per field so one 400 names them all.
  */
-import { coerce } from '../extract/coerce';
+import { SYSTEM_FIELDS, type Column } from '../domain/columns';
+import { coerce } from '../extract';
 import { ApiError, checkIfMatchTag, type FieldError } from '../lib/errors';
 import type { RowRecord } from '../store/rows.store';
-import type { Column, TableRecord } from '../store/tables.store';
-import { SYSTEM_FIELDS } from './row-fields';
+import type { TableRecord } from '../store/tables.store';
 
 export type Problem = FieldError;
 

@@ -10,6 +10,8 @@
  * many are met soon enough on the ordered walk. Either way every filter condition is checked on
  * the row itself, so an index only narrows.
  */
+import { fieldTypeOf } from '../domain/columns';
+import { DecimalSum, minorUnits } from '../lib/decimal';
 import { ApiError } from '../lib/errors';
 import type { CursorCodec, CursorPosition } from '../query/cursor';
 import { compareBy, compileFilter } from '../query/evaluate';
@@ -19,14 +21,15 @@ import { parseAggs, type Agg } from '../query/aggs';
 import { filterFields, parseFilter, type FilterNode } from '../query/filter';
 import type { OrderKey } from '../query/order';
 import { candidatePlan, type Bound, type Probe } from '../query/plan';
-import { BUILD_AT_ONCE_ROWS } from '../jobs/builds';
+import { BUILD_AT_ONCE_ROWS } from '../search/builds';
 import type { ColumnCache } from '../search/column-cache';
 import { queryTerms, type SearchIndexes } from '../search/search';
-import { INDEX_PREFIX, SYSTEM_SLOTS, indexValue, type IndexKeyBound, type IndexValue, type RowRecord, type RowsStore, type SlotSpec } from '../store/rows.store';
+import { INDEX_PREFIX, indexValue, type IndexKeyBound, type IndexValue, type RowRecord, type RowsStore } from '../store/rows.store';
+import { slotOf } from '../store/slots';
 import type { TableRecord } from '../store/tables.store';
 import { columnNotFound } from './columns.rules';
 import type { RowIndex } from './row-index';
-import { fieldTypeOf, rowListSpec } from './row-fields';
+import { rowListSpec } from './row-fields';
 import { rowAccessor, rowField, toRow } from './row-values';
 
 /** Distinct values scanned at most; past it the frequencies rank only the values scanned. */
@@ -39,30 +42,10 @@ const COST = { walkEntry: 1, sortId: 0.5, fetchRow: 8 };
 /** A walk on a table larger than BUILD_AT_ONCE_ROWS that passes this many rows asks for the column cache. */
 export const WARM_AFTER_WALKED = 1000;
 
-export function slotOf(table: TableRecord, field: string): number | undefined {
-  // Own properties only: `toString` and `constructor` are fine column ids.
-  if (Object.hasOwn(SYSTEM_SLOTS, field)) return SYSTEM_SLOTS[field as keyof typeof SYSTEM_SLOTS];
-  return Object.hasOwn(table.slots, field) ? table.slots[field] : undefined;
-}
-
 /** The slot of a field whose index is complete, or undefined (no index, or still being built). */
 function indexedSlot(table: TableRecord, field: string): number | undefined {
   const slot = slotOf(table, field);
   return slot === undefined || table.pending_slots.includes(slot) ? undefined : slot;
-}
-
-const specsOf = new WeakMap<TableRecord, SlotSpec[]>();
-
-/** Every index a row of this table has: each column's slot and the indexed system fields. */
-export function slotSpecs(table: TableRecord): SlotSpec[] {
-  // Table records are never changed in place, so one list per record serves every row written.
-  let specs = specsOf.get(table);
-  if (!specs) {
-    specs = Object.values(SYSTEM_SLOTS).map((slot) => ({ slot, multi: false }));
-    for (const column of table.columns_json) specs.push({ slot: table.slots[column.id]!, multi: fieldTypeOf(column.type) === 'array' });
-    specsOf.set(table, specs);
-  }
-  return specs;
 }
 
 function toKeyBound(bound: Bound): IndexKeyBound {
@@ -404,11 +387,12 @@ export class RowsQuery {
    */
   private async aggregateRows(table: TableRecord, aggs: Agg[], filterText: string): Promise<Record<string, number | null>> {
     const spec = this.spec(table);
+    const digits = currencyDigits(table);
     const filter = parseFilter(filterText, filterLookup(spec));
     const ids = this.candidates(table, filter, lookupIn(spec));
     if (ids) {
       const accessor = rowAccessor(table);
-      return accumulate(aggs, this.fetch(table, ids, compileFilter(filter, accessor)), accessor);
+      return accumulate(aggs, this.fetch(table, ids, compileFilter(filter, accessor)), accessor, digits);
     }
     const fields = new Set([...filterFields(filter), ...aggs.flatMap((a) => (a.field ? [a.field] : []))]);
     fields.delete('id');
@@ -418,7 +402,7 @@ export class RowsQuery {
       const matches = compileFilter(filter, accessor);
       const found: RowRecord[] = [];
       for (const row of this.rows.scanRows(table.seq, false)) if (matches(row)) found.push(row);
-      return accumulate(aggs, found, accessor);
+      return accumulate(aggs, found, accessor, digits);
     }
     const slotFor = new Map([...fields].map((f) => [f, slotOf(table, f)!]));
     const cols = await this.columns.load(table, [...slotFor.values()]);
@@ -428,7 +412,7 @@ export class RowsQuery {
     const hits = new Int32Array(cols.ids.length);
     let n = 0;
     for (let i = 0; i < cols.ids.length; i++) if (cols.ids[i] !== null && matches(i)) hits[n++] = i;
-    return accumulate(aggs, hits.subarray(0, n), accessor);
+    return accumulate(aggs, hits.subarray(0, n), accessor, digits);
   }
 
   /**
@@ -534,15 +518,20 @@ function* idsFrom(sorted: string[], desc: boolean, after: string | undefined): G
   }
 }
 
-/** Aggregates computed over rows (nulls left out; sums, averages and extremes over numbers only). */
-function accumulate<T>(aggs: Agg[], items: ArrayLike<T>, accessor: (field: string) => (item: T) => unknown): Record<string, number | null> {
+/**
+ * Aggregates computed over rows (nulls left out; sums, averages and extremes over numbers only).
+ * Sums and averages are decimal-exact (no binary noise); a currency column's come out in its
+ * minor unit (`digits` of its field).
+ */
+function accumulate<T>(aggs: Agg[], items: ArrayLike<T>, accessor: (field: string) => (item: T) => unknown, digits: (field: string) => number | undefined): Record<string, number | null> {
   const out: Record<string, number | null> = {};
   for (const agg of aggs) {
-    const st = { n: 0, sum: 0, min: Infinity, max: -Infinity, seen: new Set<unknown>() };
+    const st = { n: 0, sum: new DecimalSum(), min: Infinity, max: -Infinity, seen: new Set<unknown>() };
     if (agg.field === null) {
       st.n = items.length;
     } else {
       const read = accessor(agg.field);
+      const summed = agg.fn === 'sum' || agg.fn === 'avg';
       for (let k = 0; k < items.length; k++) {
         const v = read(items[k]!);
         if (v === null || v === undefined) continue;
@@ -550,30 +539,36 @@ function accumulate<T>(aggs: Agg[], items: ArrayLike<T>, accessor: (field: strin
         else if (agg.fn === 'count_distinct') for (const x of Array.isArray(v) ? v : [v]) st.seen.add(indexValue(x));
         else if (typeof v === 'number') {
           st.n++;
-          st.sum += v;
+          if (summed) st.sum.add(v);
           if (v < st.min) st.min = v;
           if (v > st.max) st.max = v;
         }
       }
     }
-    out[agg.alias] = finishAgg(agg, st);
+    out[agg.alias] = finishAgg(agg, st, agg.field === null ? undefined : digits(agg.field));
   }
   return out;
 }
 
-function finishAgg(agg: Agg, st: { n: number; sum: number; min: number; max: number; seen: Set<unknown> }): number | null {
+function finishAgg(agg: Agg, st: { n: number; sum: DecimalSum; min: number; max: number; seen: Set<unknown> }, digits: number | undefined): number | null {
   switch (agg.fn) {
     case 'count':
       return st.n;
     case 'count_distinct':
       return st.seen.size;
     case 'sum':
-      return st.n ? st.sum : null;
+      return st.sum.sum(digits);
     case 'avg':
-      return st.n ? st.sum / st.n : null;
+      return st.sum.mean(digits);
     case 'min':
       return st.n ? st.min : null;
     case 'max':
       return st.n ? st.max : null;
   }
+}
+
+/** The decimals a column's sums and averages are given in: a currency's minor unit; none for other columns. */
+function currencyDigits(table: TableRecord): (field: string) => number | undefined {
+  const digits = new Map(table.columns_json.filter((c) => c.type === 'currency').map((c) => [c.id, minorUnits(c.currency_code)]));
+  return (field) => digits.get(field);
 }

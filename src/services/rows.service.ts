@@ -2,21 +2,21 @@
  * The rules of rows: typed create, read, update, delete; atomic bulk with the table's insert mode;
  * and the counters (`row_count`, `data_version`) kept exact in the same transaction as the rows.
  */
-import { BUILD_AT_ONCE_ROWS } from '../jobs/builds';
+import { isSearchable } from '../domain/columns';
 import type { Clock } from '../lib/clock';
 import { invalidFields } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { ListParams } from '../query/list';
+import { BUILD_AT_ONCE_ROWS } from '../search/builds';
 import type { ColumnCache } from '../search/column-cache';
+import type { IndexTails } from '../search/index-tail';
 import type { SearchIndexes } from '../search/search';
 import type { Store } from '../store/db';
-import type { IndexMerger } from '../jobs/index-merge';
-import type { IndexTails } from '../search/index-tail';
 import { indexValue, maintainedThrough, type RowRecord, type RowsStore } from '../store/rows.store';
+import { slotSpecs } from '../store/slots';
 import type { TableRecord, TablesStore } from '../store/tables.store';
-import { isSearchable } from './row-fields';
 import { checkRowIfMatch, columnResolver, rowNotFound, rowValues, toRow, type Problem } from './row-values';
-import { slotSpecs, type RowsQuery } from './rows.query';
+import type { RowsQuery } from './rows.query';
 import type { TablesService } from './tables.service';
 
 /** The most creates, updates and deletes one bulk request may carry, each. */
@@ -50,6 +50,20 @@ interface Changes {
 /** A write creating at least this many rows leaves their index entries to the background merge. */
 export const DEFER_INDEX_ROWS = 100;
 
+/**
+ * What row writes tell the background merge of unmerged tails (jobs/index-merge, which runs on
+ * top of the services and so is known here by this interface only).
+ */
+export interface TailMerge {
+  /** Waits while the table's tail is full. */
+  room(seq: number): Promise<void>;
+  /** The table's tail grew: merge it once writes pause. */
+  notify(tableId: string, seq: number): void;
+  /** Whether a merge run is under way on the table, so writes must report the tail rows they change. */
+  watching(seq: number): boolean;
+  touch(seq: number, rowIds: string[]): void;
+}
+
 /** Where an extracted row came from, kept on the row. */
 export interface RowOrigin {
   batch_id: string;
@@ -68,7 +82,7 @@ export class RowsService {
     private readonly columns: ColumnCache,
     private readonly clock: Clock,
     private readonly tails: IndexTails,
-    private readonly merger: IndexMerger,
+    private readonly merger: TailMerge,
   ) {}
 
   /** Each large table's `data_version` at the last `prebuild`. */

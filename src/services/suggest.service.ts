@@ -1,20 +1,19 @@
 /**
  * Schema suggestion: reads a sample (any format extraction reads) and proposes columns named after
  * its headers or keys, typed by their values, with descriptions, a confidence and an instruction.
- * The columns carry ids (and options or currency codes where their type needs them), so table
- * create takes them as they are.
+ * A column is exactly the reference's `{name, type, description}` (strict clients reject more), so
+ * what table create needs beyond it is stated in the description: a currency column's code
+ * ("Amount in USD"), an enum's or multi-select's options as the JSON array that ends it
+ * ("Options: [...]"). A client gives ids of its own.
  */
 import type { Config } from '../config';
 import { ApiError } from '../lib/errors';
-import { UnreadableDocument, type SourceDocument } from '../extract/document';
-import { inferDetailed, mainGroup } from '../extract/infer';
-import { readDocument } from '../extract/read';
-import { recordGroups } from '../extract/tables';
-import type { Column } from '../store/tables.store';
+import { inferDetailed, mainGroup, readDocument, recordGroups, UnreadableDocument, type SourceDocument } from '../extract';
+import type { Column } from '../domain/columns';
 import { checkDocuments, withText } from './extract.service';
 
 export interface Suggestion {
-  columns: Array<Pick<Column, 'id' | 'name' | 'type' | 'options' | 'currency_code'> & { description: string }>;
+  columns: Array<Pick<Column, 'name' | 'type'> & { description: string }>;
   confidence: number;
   instruction: string;
 }
@@ -23,6 +22,11 @@ const TYPE_WORDS: Record<Column['type'], string> = {
   array: 'List', boolean: 'Yes or no', currency: 'Amount', date: 'Date', email: 'Email address', enum: 'One of a few values',
   multi_select: 'Several of a few values', number: 'Number', string: 'Text', text: 'Long text', url: 'Link',
 };
+
+/** A column description's limit (table create's and the reference's). */
+const MAX_DESCRIPTION = 256;
+/** Ends an enum's or multi-select's description, followed by its options as a JSON array. */
+const OPTIONS_LABEL = 'Options: ';
 
 function example(values: unknown[]): string | null {
   const value = values.find((v) => v !== null && v !== undefined && v !== '');
@@ -55,14 +59,17 @@ export class SuggestService {
       throw new ApiError(400, 'invalid_input', 'No table, records or key: value fields were found in the sample to suggest columns from');
     }
     const columns = inferred.map(({ column, field }) => {
+      const from = `from "${field}"`;
+      if (column.options) {
+        const listed = `${TYPE_WORDS[column.type]}, ${from}. ${OPTIONS_LABEL}${JSON.stringify(column.options)}`;
+        if (listed.length <= MAX_DESCRIPTION) return { name: column.name, type: column.type, description: listed };
+      }
+      // Options too many to state: text, which takes the same values.
+      const type = column.options ? 'string' : column.type;
       const sample = example(group.records.map((r) => r[field]));
-      const parts = [`${TYPE_WORDS[column.type]}${column.currency_code ? ` in ${column.currency_code}` : ''}`, `from "${field}"`];
+      const parts = [`${TYPE_WORDS[type]}${column.currency_code ? ` in ${column.currency_code}` : ''}`, from];
       if (sample !== null) parts.push(`for example "${sample}"`);
-      const description = parts.join(', ').slice(0, 256);
-      const out: Suggestion['columns'][number] = { id: column.id, name: column.name, type: column.type, description };
-      if (column.options) out.options = column.options;
-      if (column.currency_code) out.currency_code = column.currency_code;
-      return out;
+      return { name: column.name, type, description: parts.join(', ').slice(0, MAX_DESCRIPTION) };
     });
     const confidence = Math.round((inferred.reduce((sum, c) => sum + c.fit, 0) / inferred.length) * 1000) / 1000;
     const kind = group.label === 'key: value' ? 'block of key: value fields' : group.label.startsWith('table') || group.label === 'csv' || group.label === 'tsv' ? 'table row' : `record of "${group.label}"`;

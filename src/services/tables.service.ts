@@ -1,4 +1,6 @@
 /** The rules of tables: create, read, list, update, soft delete, restore, duplicate and purge. */
+import { fieldTypeOf, isSearchable, type Column } from '../domain/columns';
+import type { InsertMode, Strictness } from '../domain/tables';
 import type { Clock } from '../lib/clock';
 import { ApiError, checkIfMatchTag, fieldError } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -11,8 +13,7 @@ import type { MetaStore } from '../store/meta.store';
 import type { RowsStore } from '../store/rows.store';
 import type { ColumnCache } from '../search/column-cache';
 import type { SearchIndexes } from '../search/search';
-import type { Column, InsertMode, Strictness, TableRecord, TablesStore } from '../store/tables.store';
-import { fieldTypeOf, isSearchable } from './row-fields';
+import type { TableRecord, TablesStore } from '../store/tables.store';
 import { checkColumns, checkDefaultSort, normalizeColumn, resolveMergeColumns, type ColumnInput } from './columns.rules';
 
 /** How long a deleted table can be restored. */

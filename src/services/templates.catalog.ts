@@ -1,5 +1,6 @@
 /** The built-in table templates: ready-made tables for common documents, shared by every organization. */
-import type { Column, InsertMode, Strictness } from '../store/tables.store';
+import type { Column } from '../domain/columns';
+import type { InsertMode, Strictness } from '../domain/tables';
 
 export interface CatalogTemplate {
   /** A fixed id (prefix and a ULID of time zero), the same on every installation. */

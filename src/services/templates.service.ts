@@ -2,6 +2,7 @@
  * Table templates: the built-in catalogue plus each organization's own, listed and read per
  * project, used to create tables, and managed by their organization (built-in ones are read-only).
  */
+import type { InsertMode, Strictness } from '../domain/tables';
 import type { Clock } from '../lib/clock';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -9,7 +10,7 @@ import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, recordAccess, type ListParams } from '../query/list';
 import type { Store } from '../store/db';
-import type { InsertMode, Strictness, TableRecord } from '../store/tables.store';
+import type { TableRecord } from '../store/tables.store';
 import type { TemplateRecord, TemplatesStore } from '../store/templates.store';
 import { checkColumns, normalizeColumn, resolveMergeColumns, type ColumnInput } from './columns.rules';
 import type { TablesService } from './tables.service';

@@ -4,18 +4,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config';
+import type { DeliveryStatus, WebhookEvent } from '../domain/webhooks';
 import type { Clock } from '../lib/clock';
 import { ApiError, fieldError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { Outbound } from '../lib/outbound';
-import type { WebhookSender, SendOutcome } from '../jobs/webhook-sender';
 import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, recordAccess, type ListParams } from '../query/list';
 import type { Store } from '../store/db';
-import type { DeliveryRecord, DeliveryStatus, WebhookEvent, WebhookRecord, WebhooksStore } from '../store/webhooks.store';
+import type { DeliveryRecord, WebhookRecord, WebhooksStore } from '../store/webhooks.store';
+import type { SendOutcome, WebhookSender } from './webhook-sender';
 
-export const WEBHOOK_EVENTS: readonly WebhookEvent[] = ['batch.complete', 'batch.failed', 'batch.partial', 'ping'];
 /** How long the previous secret keeps signing after a rotation. */
 export const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
 /** Largest stored payload, in characters (the spec's limit of `payload_json`). */

@@ -1,4 +1,5 @@
 /** Organizations, projects and API keys: the records authentication reads on every request. */
+import type { KeyRole } from '../domain/keys';
 import type { Store } from './db';
 
 export interface OrgRecord {
@@ -18,8 +19,6 @@ export interface ProjectRecord {
   created_at: number;
   updated_at: number;
 }
-
-export type KeyRole = 'admin' | 'write' | 'read';
 
 export interface ApiKeyRecord {
   id: string;

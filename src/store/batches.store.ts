@@ -2,12 +2,10 @@
  * Extraction batches, their per-file extraction records, and the rows each batch produced (kept for
  * the batch downloads, whatever the table's insert mode did with them).
  */
-import type { FileType } from '../extract/document';
-import type { Column, InsertMode, Strictness } from './tables.store';
+import { batchUnderWay, type ActorType, type BatchStatus, type ExtractionStatus, type FileType } from '../domain/batches';
+import type { Column } from '../domain/columns';
+import type { InsertMode, Strictness } from '../domain/tables';
 import { recordsUnder, type Store } from './db';
-
-export type BatchStatus = 'uploading' | 'processing' | 'merging' | 'complete' | 'partial' | 'failed';
-export type ExtractionStatus = 'pending' | 'processing' | 'complete' | 'failed';
 
 export interface SchemaJson {
   columns: Column[];
@@ -19,7 +17,7 @@ export interface BatchRecord {
   id: string;
   project_id: string;
   table_id: string | null;
-  actor_type: 'user' | 'api_key';
+  actor_type: ActorType;
   actor_id: string;
   schema_json: SchemaJson;
   insert_mode: InsertMode | null;
@@ -92,7 +90,7 @@ export class BatchesStore {
 
   /** Batches that never reached an end state (the process stopped under them). */
   unfinished(): BatchRecord[] {
-    return [...this.batches.getRange().filter(({ value }) => ['uploading', 'processing', 'merging'].includes(value.status)).map(({ value }) => value)];
+    return [...this.batches.getRange().filter(({ value }) => batchUnderWay(value.status)).map(({ value }) => value)];
   }
 
   /** Call inside a transaction. */

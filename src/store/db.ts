@@ -3,7 +3,7 @@
  * and msgpackr values. Every multi-key change goes through `transaction`, so a crash never leaves
  * one half of a change on disk.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { ApiError } from '../lib/errors';
@@ -119,16 +119,6 @@ export class Store {
     } finally {
       this.inWrite = false;
     }
-  }
-
-  /** A consistent copy of the whole environment, safe while other processes write. */
-  async backup(targetDir: string): Promise<string> {
-    const file = join(targetDir, 'data.mdb');
-    if (existsSync(file)) throw new Error(`${file} already exists; back up into an empty folder`);
-    mkdirSync(targetDir, { recursive: true });
-    // The environment has a folder of its own, so LMDB writes data.mdb inside the given folder.
-    await this.env.backup(targetDir, false);
-    return file;
   }
 
   async close(): Promise<void> {

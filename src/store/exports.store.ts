@@ -1,9 +1,8 @@
 /** Table exports: their records in LMDB, their files under DATA_DIR/exports. */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ExportFormat, ExportStatus } from '../domain/exports';
 import type { Store } from './db';
-
-export type ExportFormat = 'csv' | 'json' | 'xlsx';
 
 export interface ExportRecord {
   id: string;
@@ -12,7 +11,7 @@ export interface ExportRecord {
   actor_id: string;
   /** SHA-256 of the file; empty until it is written. */
   checksum: string;
-  status: 'processing' | 'complete' | 'failed';
+  status: ExportStatus;
   /** What was asked for: format, filter, order, search, since, schema. */
   filter_json: string | null;
   row_count: number | null;
@@ -27,6 +26,11 @@ export interface ExportRecord {
   format: ExportFormat;
 }
 
+/** An export's file, relative to DATA_DIR: named by the export's id, so never rewritten. */
+export function exportFileKey(record: Pick<ExportRecord, 'id' | 'format'>): string {
+  return `exports/${record.id}.${record.format}`;
+}
+
 export class ExportsStore {
   constructor(private readonly store: Store) {}
 
@@ -36,7 +40,7 @@ export class ExportsStore {
 
   /** Where an export's file lives. */
   filePath(record: Pick<ExportRecord, 'id' | 'format'>): string {
-    return join(this.store.dataDir, 'exports', `${record.id}.${record.format}`);
+    return join(this.store.dataDir, exportFileKey(record));
   }
 
   get(id: string): ExportRecord | undefined {

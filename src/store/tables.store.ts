@@ -2,44 +2,11 @@
  * Tables and their indexes: by project (listing), by slug among active tables (uniqueness), and by
  * deletion time (the purge). Callers change a table and its index entries in one transaction.
  */
+import type { Table } from '../domain/tables';
 import { recordsUnder, type Store } from './db';
 
-export type ColumnType = 'array' | 'boolean' | 'currency' | 'date' | 'email' | 'enum' | 'multi_select' | 'number' | 'string' | 'text' | 'url';
-export type Strictness = 'strict' | 'balanced' | 'flexible';
-export type InsertMode = 'append' | 'dedup' | 'merge' | 'replace';
-
-export interface Column {
-  id: string;
-  name: string;
-  type: ColumnType;
-  required: boolean;
-  currency_code?: string;
-  default?: unknown;
-  description?: string | null;
-  instruction?: string | null;
-  options?: string[];
-  searchable?: boolean;
-}
-
-export interface TableRecord {
-  id: string;
-  project_id: string;
-  name: string;
-  slug: string;
-  columns_json: Column[];
-  instruction: string | null;
-  strictness: Strictness;
-  insert_mode: InsertMode;
-  merge_columns_json: string[] | null;
-  default_sort: string | null;
-  row_count: number;
-  usage_count: number;
-  data_version: number;
-  fts_version: number;
-  last_used_at: number | null;
-  created_at: number;
-  updated_at: number;
-  deleted_at: number | null;
+/** A table as the API gives it, plus what only the service sees. */
+export interface TableRecord extends Table {
   /** Counts definition changes; the ETag is made from it. Never sent to clients. */
   revision: number;
   /** Internal number of the table in row keys (short keys, and never reused). */

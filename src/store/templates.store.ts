@@ -2,7 +2,8 @@
  * Organizations' own table templates, and the usage counts of every template (built-in ones
  * included, whose definitions live in code).
  */
-import type { Column, InsertMode, Strictness } from './tables.store';
+import type { Column } from '../domain/columns';
+import type { InsertMode, Strictness } from '../domain/tables';
 import type { Store } from './db';
 
 export interface TemplateRecord {

@@ -4,11 +4,9 @@
  * therefore leaves every unfinished delivery in the queue, due again when its lease runs out.
  * Callers change a delivery and its queue key in one transaction.
  */
+import type { DeliveryStatus, WebhookEvent } from '../domain/webhooks';
 import { idTimeBound } from '../lib/ids';
 import { recordsUnder, type Store } from './db';
-
-export type WebhookEvent = 'batch.complete' | 'batch.failed' | 'batch.partial' | 'ping';
-export type DeliveryStatus = 'pending' | 'success' | 'failed';
 
 export interface WebhookRecord {
   id: string;

@@ -105,14 +105,14 @@ describe('admin CLI', () => {
     await Bun.sleep(200);
     const target = tempDir('rowsmith-backup-');
     dirs.push(target);
-    const backup = await runCli(['backup', join(target, 'db')], env);
+    const backup = await runCli(['backup', target], env);
     writing = false;
     await writer;
     expect(backup.code).toBe(0);
-    expect(backup.stdout).toContain('backup written');
+    expect(backup.stdout).toContain(`backup written in ${target}`);
     expect(written).toBeGreaterThan(0);
 
-    // The copy is a store of its own: the CLI reads it, and LMDB opens its tables database.
+    // The backup is laid out as a DATA_DIR: the CLI reads it as one, and LMDB opens its tables database.
     const keys = await runCli(['key', 'list', '--json'], { DATA_DIR: target });
     expect(JSON.parse(keys.stdout).length).toBeGreaterThan(0);
     const copy = open({ path: join(target, 'db'), maxDbs: 64, readOnly: true });
@@ -126,8 +126,8 @@ describe('admin CLI', () => {
     // A table and its index entry are written in one transaction; a consistent copy has both or neither.
     expect(indexed).toEqual(ids);
 
-    const again = await runCli(['backup', join(target, 'db')], env);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain('already exists');
+    const again = await runCli(['backup', target], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`backup replaced in ${target}`);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { coerce, parseHumanDate, parseHumanNumber } from '../../src/extract/coerce';
-import type { Column, ColumnType, Strictness } from '../../src/store/tables.store';
+import type { Column, ColumnType } from '../../src/domain/columns';
+import type { Strictness } from '../../src/domain/tables';
 
 const col = (type: ColumnType, extra: Partial<Column> = {}): Column => ({ id: 'c', name: 'C', type, required: false, ...extra });
 const value = (v: unknown, c: Column, s: Strictness) => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { documentFields, linesFromText, tableLines } from '../../src/extract/fields';
 import type { TextLine } from '../../src/extract/layout/page';
-import type { Column, ColumnType } from '../../src/store/tables.store';
+import type { Column, ColumnType } from '../../src/domain/columns';
 
 const col = (id: string, name: string, type: ColumnType, extra: Partial<Column> = {}): Column => ({ id, name, type, required: false, ...extra });
 

@@ -4,7 +4,7 @@ import { assignMax } from '../../src/extract/assign';
 import { parseHumanNumber } from '../../src/extract/coerce';
 import type { TableCandidate } from '../../src/extract/document';
 import { alignLabels, mapDocument, nameScore, valueHints } from '../../src/extract/mapper';
-import type { Column } from '../../src/store/tables.store';
+import type { Column } from '../../src/domain/columns';
 
 const col = (id: string, name: string, type: Column['type'] = 'string', extra: Partial<Column> = {}): Column => ({ id, name, type, required: false, ...extra }) as Column;
 const table = (grid: unknown[][], extra: Partial<TableCandidate> = {}): TableCandidate => ({ label: 'table 1', context: '', grid, ...extra });

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { linesFromText } from '../../src/extract/fields';
 import { mapReading } from '../../src/extract/mapper';
 import { receiptItems } from '../../src/extract/receipt';
-import type { Column } from '../../src/store/tables.store';
+import type { Column } from '../../src/domain/columns';
 
 const RECEIPT = `CORNER HARDWARE
 12 Elm Street

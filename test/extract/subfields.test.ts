@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import type { TableCandidate } from '../../src/extract/document';
 import { mapDocument } from '../../src/extract/mapper';
 import { splitSubFields } from '../../src/extract/subfields';
-import type { Column } from '../../src/store/tables.store';
+import type { Column } from '../../src/domain/columns';
 
 const none = () => false;
 

@@ -4,7 +4,7 @@
  * others); no other row has any.
  */
 import type { Services } from '../../src/app';
-import { slotSpecs } from '../../src/services/rows.query';
+import { slotSpecs } from '../../src/store/slots';
 import { indexValues, maintainedThrough, slotValue, type RowsStore } from '../../src/store/rows.store';
 import type { TableRecord } from '../../src/store/tables.store';
 

@@ -250,13 +250,38 @@ describe('limits and bad input', () => {
     expectError(await app.request('POST', `${P}/extract`, { raw: form([['big.csv', `a,b\n${'1,2\n'.repeat(20_000)}`]]) }), 413, 'content_too_large');
     const four = form([['1.csv', 'a,b\n1,2\n'], ['2.csv', 'a,b\n1,2\n'], ['3.csv', 'a,b\n1,2\n'], ['4.csv', 'a,b\n1,2\n']]);
     expectError(await app.request('POST', `${P}/extract`, { raw: four }), 413, 'content_too_large');
-    // Images are read by OCR now; an archive is still not a document.
-    const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 8, 0, 0, 0, 0, 0]);
-    expectError(await app.request('POST', `${P}/extract`, { raw: form([['files.zip', zip, 'application/zip']]) }), 415, 'unsupported_media_type');
+    // Images are read by OCR and archives unpacked now; a program is still not a document.
+    const program = new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 2, 0, 0x3e, 0]);
+    expectError(await app.request('POST', `${P}/extract`, { raw: form([['tool', program, 'application/octet-stream']]) }), 415, 'unsupported_media_type');
     expectError(await app.request('POST', `${P}/extract`, { raw: 'a,b', headers: { 'content-type': 'text/csv' } }), 415, 'unsupported_media_type');
     expectError(await app.request('POST', `${P}/extract`, { body: { text: 5 } }), 400, 'invalid_input');
     const read = await app.services.accounts.createKey({ organizationId: 'org_default', role: 'read' });
     expectError(await app.request('POST', `${P}/extract`, { key: read.secret, body: { text: 'a: b' } }), 403, 'forbidden');
+  });
+
+  test('an empty file among others fails alone, with its reason; only empty files are 400', async () => {
+    const table = await makeTable(app);
+    const csv = 'Order ID,Total\nSO-1,10\nSO-2,20\n';
+    const parts: Part[] = [['orders.csv', csv, 'text/csv'], ['blank.pdf', '', 'application/pdf'], ['nameless', '']];
+    const reply = await app.request('POST', `${P}/tables/${table}/extract`, { raw: form(parts) });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ status: 'partial', success_count: 1, fail_count: 2, total_rows: 2 });
+    expect(reply.body.files).toEqual([
+      { file_name: 'orders.csv', status: 'complete', rows: 2, confidence: expect.any(Number), error: null },
+      { file_name: 'blank.pdf', status: 'failed', rows: 0, confidence: null, error: 'the file is empty' },
+      { file_name: 'nameless', status: 'failed', rows: 0, confidence: null, error: 'the file is empty' },
+    ]);
+    expect((await rows(app, table)).map((r) => r.order_id)).toEqual(['SO-1', 'SO-2']);
+    const batch = (await app.request('GET', `${P}/batches/${reply.body.batch_id}`)).body;
+    expect(batch.extractions.map((e: any) => [e.file_name, e.status, e.file_type])).toEqual([
+      ['orders.csv', 'complete', 'text'],
+      ['blank.pdf', 'failed', 'text_pdf'],
+      ['nameless', 'failed', 'text'],
+    ]);
+
+    const onlyEmpty = expectError(await app.request('POST', `${P}/tables/${table}/extract`, { raw: form([['a.csv', ''], ['b.csv', '']]) }), 400, 'invalid_input');
+    expect(onlyEmpty.fields.file[0].message).toBe('a.csv, b.csv are empty');
+    expectError(await app.request('POST', `${P}/extract`, { raw: form([['a.csv', '']]) }), 400, 'invalid_input');
   });
 
   test('a url is fetched under the address rules', async () => {
@@ -327,28 +352,32 @@ describe('batches', () => {
     expectError(await app.request('GET', `${P}/batches?status=done`), 400, 'invalid_input');
   });
 
-  test('downloads: CSV with BOM and formula-safe cells, JSON, and XLSX with typed cells', async () => {
+  test('downloads: CSV with BOM and formula-safe cells, JSON, and XLSX with typed cells; each row with its file and confidence', async () => {
+    const json = await app.request('GET', `${P}/batches/${batchId}/download/json`);
+    expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const confidence = json.body[1]._confidence;
+    expect(confidence).toBeGreaterThan(0.5);
+    expect(confidence).toBeLessThanOrEqual(1);
+    expect(json.body[1]).toEqual({ order_id: 'SO-2', order_date: '2024-03-06', customer: 'Müller, Jörg', total: 7, status: 'pending', _file: 'orders.csv', _confidence: confidence });
     const csv = await app.request('GET', `${P}/batches/${batchId}/download/csv`);
     const raw = new Uint8Array(await (await app.app.handle(new Request(`http://localhost${P}/batches/${batchId}/download/csv`, { headers: { authorization: `ApiKey ${ADMIN_KEY}` } }))).arrayBuffer());
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="${batchId}.csv"; filename*=UTF-8''${batchId}.csv`);
     expect(csv.body).toBe(
-      'Order ID,Order Date,Customer,Total,Status\r\nSO-1,2024-03-05,"\'=HYPERLINK(""http://evil"")",1234.5,paid\r\nSO-2,2024-03-06,"Müller, Jörg",7,pending\r\n',
+      `Order ID,Order Date,Customer,Total,Status,_file,_confidence\r\nSO-1,2024-03-05,"'=HYPERLINK(""http://evil"")",1234.5,paid,orders.csv,${json.body[0]._confidence}\r\nSO-2,2024-03-06,"Müller, Jörg",7,pending,orders.csv,${confidence}\r\n`,
     );
-    const json = await app.request('GET', `${P}/batches/${batchId}/download/json`);
-    expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(json.body[1]).toEqual({ order_id: 'SO-2', order_date: '2024-03-06', customer: 'Müller, Jörg', total: 7, status: 'pending' });
 
     const response = await app.app.handle(new Request(`http://localhost${P}/batches/${batchId}/download/xlsx`, { headers: { authorization: `ApiKey ${ADMIN_KEY}` } }));
     expect(response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(await response.arrayBuffer());
     const sheet = workbook.worksheets[0]!;
-    expect(sheet.getRow(1).values).toEqual([undefined, 'Order ID', 'Order Date', 'Customer', 'Total', 'Status']);
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Order ID', 'Order Date', 'Customer', 'Total', 'Status', '_file', '_confidence']);
     const first = sheet.getRow(2);
     expect(first.getCell(2).value).toEqual(new Date('2024-03-05T00:00:00Z'));
     expect(first.getCell(4).value).toBe(1234.5);
+    expect([first.getCell(6).value, first.getCell(7).value]).toEqual(['orders.csv', json.body[0]._confidence]);
     expect(sheet.rowCount).toBe(3);
   });
 

@@ -4,7 +4,7 @@
  * index exactly as if each row had been indexed in its own transaction.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { slotSpecs } from '../../src/services/rows.query';
+import { slotSpecs } from '../../src/store/slots';
 import { DEFER_INDEX_ROWS } from '../../src/services/rows.service';
 import { startApp, type TestApp } from '../helpers/app';
 import { indexProblems } from '../helpers/index-check';

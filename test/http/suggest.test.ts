@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import ExcelJS from 'exceljs';
+import { columnsFromSuggestion } from '../../web/src/draft';
 import { expectError, startApp, type TestApp } from '../helpers/app';
 
 const P = '/v1/projects/proj_default';
@@ -16,17 +17,23 @@ function upload(name: string, content: string | Uint8Array, type = ''): FormData
   return form;
 }
 
-/** Suggests from a sample, creates a table with the suggestion unchanged, and extracts the same sample into it. */
+/**
+ * Suggests from a sample, creates a table from the suggestion as the web console does (ids from the
+ * names, a currency's code and options from the descriptions), and extracts the same sample into it.
+ */
 async function roundTrip(sample: () => FormData) {
   const suggestion = await app.request('POST', `${P}/suggest-schema`, { raw: sample() });
   expect(suggestion.status).toBe(200);
-  const table = await app.request('POST', `${P}/tables`, { body: { name: `Suggested ${Math.random()}`, columns_json: suggestion.body.columns, instruction: suggestion.body.instruction } });
+  // The reference's shape exactly: a strict client takes nothing more.
+  for (const column of suggestion.body.columns) expect(Object.keys(column)).toEqual(['name', 'type', 'description']);
+  const columns = columnsFromSuggestion(suggestion.body.columns);
+  const table = await app.request('POST', `${P}/tables`, { body: { name: `Suggested ${Math.random()}`, columns_json: columns, instruction: suggestion.body.instruction } });
   expect(table.status).toBe(201);
   const extracted = await app.request('POST', `${P}/tables/${table.body.id}/extract`, { raw: sample() });
   expect(extracted.body).toMatchObject({ status: 'complete', fail_count: 0 });
   expect(extracted.body.files[0].error).toBeNull();
   const rows = (await app.request('GET', `${P}/tables/${table.body.id}/rows?order=created_at.asc&limit=100`)).body.rows;
-  return { suggestion: suggestion.body, rows };
+  return { suggestion: suggestion.body, columns, rows };
 }
 
 const typesOf = (s: { columns: Array<{ name: string; type: string }> }) => Object.fromEntries(s.columns.map((c) => [c.name, c.type]));
@@ -49,16 +56,19 @@ describe('suggest-schema', () => {
         ].join(','),
       ),
     ].join('\n');
-    const { suggestion, rows } = await roundTrip(() => upload('orders.csv', csv, 'text/csv'));
+    const { suggestion, columns, rows } = await roundTrip(() => upload('orders.csv', csv, 'text/csv'));
     expect(typesOf(suggestion)).toEqual({
       'Order ID': 'string', 'Placed on': 'date', Amount: 'currency', Paid: 'boolean', Contact: 'email', Website: 'url',
       Status: 'enum', Tags: 'multi_select', Notes: 'text',
     });
-    const amount = suggestion.columns.find((c: any) => c.name === 'Amount');
-    expect(amount.currency_code).toBe('USD');
-    expect(amount.description).toContain('"Amount"');
-    expect(suggestion.columns.find((c: any) => c.name === 'Status').options).toEqual(['open', 'closed']);
-    expect(suggestion.columns.find((c: any) => c.name === 'Tags').options.sort()).toEqual(['blue', 'green', 'red']);
+    const described = (name: string) => suggestion.columns.find((c: any) => c.name === name).description;
+    expect(described('Amount')).toBe('Amount in USD, from "Amount", for example "$1000.50"');
+    expect(described('Status')).toBe('One of a few values, from "Status". Options: ["open","closed"]');
+    expect(described('Tags')).toStartWith('Several of a few values, from "Tags". Options: [');
+    const column = (id: string) => columns.find((c) => c.id === id)!;
+    expect(column('amount').currency_code).toBe('USD');
+    expect(column('status').options).toEqual(['open', 'closed']);
+    expect(column('tags').options!.sort()).toEqual(['blue', 'green', 'red']);
     expect(suggestion.confidence).toBe(1);
     expect(suggestion.instruction.length).toBeGreaterThan(10);
     expect(rows).toHaveLength(8);
@@ -83,8 +93,8 @@ describe('suggest-schema', () => {
         { id: 8, name: 'Grace', contact: { email: 'grace@x.example' }, active: false },
       ],
     });
-    const { suggestion, rows } = await roundTrip(() => upload('people.json', json, 'application/json'));
-    expect(suggestion.columns.map((c: any) => [c.id, c.name, c.type])).toEqual([
+    const { columns, rows } = await roundTrip(() => upload('people.json', json, 'application/json'));
+    expect(columns.map((c) => [c.id, c.name, c.type])).toEqual([
       ['id_col', 'id', 'number'],
       ['name', 'name', 'string'],
       ['contact_email', 'contact.email', 'email'],
@@ -105,6 +115,15 @@ describe('suggest-schema', () => {
     expect(rows.map((r: any) => r.joined)).toEqual(['2024-03-05', '2024-06-23']);
     const json = await app.request('POST', `${P}/suggest-schema`, { body: { text } });
     expect(json.body.columns).toEqual(suggestion.columns);
+  });
+
+  test('options too many to state in a description make a text column', async () => {
+    const kinds = Array.from({ length: 10 }, (_, i) => `Category number ${i} of the long kind list`.slice(0, 38));
+    const csv = ['Item,Kind', ...Array.from({ length: 30 }, (_, i) => `I-${i},${kinds[i % 10]}`)].join('\n');
+    const { suggestion, rows } = await roundTrip(() => upload('items.csv', csv, 'text/csv'));
+    expect(typesOf(suggestion)).toEqual({ Item: 'string', Kind: 'string' });
+    expect(suggestion.columns[1].description).toBe(`Text, from "Kind", for example "${kinds[0]}"`);
+    expect(rows[3]).toMatchObject({ item: 'I-3', kind: kinds[3] });
   });
 
   test('a header of years names columns too', async () => {

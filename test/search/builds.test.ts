@@ -4,7 +4,7 @@
  * built must equal a plain evaluation of the rows as they finally are.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { BUILD_AT_ONCE_ROWS } from '../../src/jobs/builds';
+import { BUILD_AT_ONCE_ROWS } from '../../src/search/builds';
 import { scheduleMaintenance } from '../../src/jobs/maintenance';
 import { Scheduler } from '../../src/jobs/scheduler';
 import { createLogger } from '../../src/lib/log';

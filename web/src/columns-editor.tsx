@@ -1,4 +1,4 @@
-import { COLUMN_TYPES, type Column, type ColumnType } from './types';
+import { COLUMN_TYPES, type Column, type ColumnType } from '../../src/domain/columns';
 
 /** Draft columns for a table being created (scratch or from a sample): name, type, options. */
 export function DraftColumns({ columns, onChange, errors }: { columns: Column[]; onChange: (columns: Column[]) => void; errors?: (path: string) => string | undefined }) {

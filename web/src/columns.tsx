@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { ApiError, call } from './api';
 import { splitList } from './columns-editor';
-import { COLUMN_TYPES, type Column, type ColumnType, type Table } from './types';
+import { COLUMN_TYPES, type Column, type ColumnType } from '../../src/domain/columns';
+import type { Table } from '../../src/domain/tables';
 import { Field } from './ui';
 
 type Reply = { body: Table; etag: string | null };

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, readEvents, session } from './api';
-import type { Table } from './types';
+import type { Table } from '../../src/domain/tables';
 import { Alert } from './ui';
 
 interface FileState {

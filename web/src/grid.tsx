@@ -1,7 +1,9 @@
 import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { ApiError, api, call, download, query } from './api';
-import type { Column, List, Row, Table } from './types';
+import type { Column } from '../../src/domain/columns';
+import type { Table } from '../../src/domain/tables';
+import type { List, Row } from './types';
 import { Alert } from './ui';
 
 // 32 px keeps a million rows (32,000,000 px) under the tallest box Chromium lays out (about 33,500,000 px).

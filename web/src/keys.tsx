@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { KeyRole } from '../../src/domain/keys';
 import { api, query } from './api';
 import type { List, Me } from './types';
 import { Alert, Field, when } from './ui';
@@ -6,7 +7,7 @@ import { Alert, Field, when } from './ui';
 interface ApiKey {
   id: string;
   name: string;
-  role: 'admin' | 'write' | 'read';
+  role: KeyRole;
   project_ids: string[] | null;
   prefix: string;
   created_at: number;

@@ -3,7 +3,9 @@ import { api, call, download, query } from './api';
 import { ColumnsPanel } from './columns';
 import { ExtractPanel } from './extract';
 import { RowsGrid } from './grid';
-import type { Batch, List, Table } from './types';
+import { EXPORT_FORMATS, type ExportFormat } from '../../src/domain/exports';
+import type { Table } from '../../src/domain/tables';
+import type { Batch, List } from './types';
 import { Alert, when } from './ui';
 
 const TABS = [
@@ -74,7 +76,7 @@ function BatchesPanel({ project, table, selected }: { project: string; table: Ta
       .then((list) => setBatches(list.batches))
       .catch(setError);
   }, [table.id]);
-  const get = (batch: Batch, format: string) =>
+  const get = (batch: Batch, format: ExportFormat) =>
     download(`/v1/projects/${project}/batches/${batch.id}/download/${format}`, `${batch.id}.${format}`).catch(setError);
   return (
     <div>
@@ -106,7 +108,7 @@ function BatchesPanel({ project, table, selected }: { project: string; table: Ta
                 <td class="num">{b.file_count ?? ''}</td>
                 <td>{when(b.created_at)}</td>
                 <td class="actions">
-                  {['csv', 'json', 'xlsx'].map((f) => (
+                  {EXPORT_FORMATS.map((f) => (
                     <button class="link" onClick={() => get(b, f)} aria-label={`Download batch ${b.id} as ${f.toUpperCase()}`}>
                       {f.toUpperCase()}
                     </button>
@@ -129,7 +131,7 @@ interface ExportRecord {
 }
 
 function ExportPanel({ project, table }: { project: string; table: Table }) {
-  const [format, setFormat] = useState('csv');
+  const [format, setFormat] = useState<ExportFormat>('csv');
   const [filter, setFilter] = useState('');
   const [state, setState] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -155,10 +157,10 @@ function ExportPanel({ project, table }: { project: string; table: Table }) {
     <form class="panel" onSubmit={start} aria-label="Export">
       <label class="field">
         <span>Format</span>
-        <select name="format" value={format} onChange={(e) => setFormat(e.currentTarget.value)}>
-          <option value="csv">CSV</option>
-          <option value="json">JSON</option>
-          <option value="xlsx">XLSX</option>
+        <select name="format" value={format} onChange={(e) => setFormat(e.currentTarget.value as ExportFormat)}>
+          {EXPORT_FORMATS.map((f) => (
+            <option value={f}>{f.toUpperCase()}</option>
+          ))}
         </select>
       </label>
       <label class="field">

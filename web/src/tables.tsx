@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, call, query } from './api';
 import { DraftColumns } from './columns-editor';
-import type { Column, List, Table, Template } from './types';
+import { columnsFromSuggestion, type SuggestedColumn } from './draft';
+import type { Column } from '../../src/domain/columns';
+import type { Table } from '../../src/domain/tables';
+import type { List, Template } from './types';
 import { Alert, Field, navigate, when } from './ui';
 
 export function TablesPage({ project }: { project: string }) {
@@ -143,8 +146,8 @@ function CreateTable({ project, onCreated }: { project: string; onCreated: (tabl
       const form = new FormData();
       if (sampleFile) form.append('file', sampleFile);
       else form.append('text', sampleText);
-      const { body } = await call<{ columns: Column[] }>('POST', `/v1/projects/${project}/suggest-schema`, form);
-      setColumns(body.columns.map((c) => ({ ...c, required: c.required ?? false })));
+      const { body } = await call<{ columns: SuggestedColumn[] }>('POST', `/v1/projects/${project}/suggest-schema`, form);
+      setColumns(columnsFromSuggestion(body.columns));
     } catch (err) {
       setError(err);
     } finally {

@@ -1,27 +1,8 @@
-export const COLUMN_TYPES = ['string', 'text', 'number', 'currency', 'date', 'boolean', 'email', 'url', 'enum', 'multi_select', 'array'] as const;
-export type ColumnType = (typeof COLUMN_TYPES)[number];
-
-export interface Column {
-  id: string;
-  name: string;
-  type: ColumnType;
-  required: boolean;
-  currency_code?: string;
-  description?: string | null;
-  options?: string[];
-  searchable?: boolean;
-}
-
-export interface Table {
-  id: string;
-  name: string;
-  slug: string;
-  columns_json: Column[];
-  row_count: number;
-  last_used_at: number | null;
-  updated_at: number;
-  deleted_at: number | null;
-}
+/** What the console reads from the API; tables, columns and the enumerations are the service's own (src/domain). */
+import type { BatchStatus } from '../../src/domain/batches';
+import type { Column } from '../../src/domain/columns';
+import type { KeyRole } from '../../src/domain/keys';
+import type { DeliveryStatus, WebhookEvent } from '../../src/domain/webhooks';
 
 export type Row = Record<string, unknown> & { id: string; updated_at: number; confidence: number | null; batch_id: string | null };
 
@@ -29,7 +10,7 @@ export type Row = Record<string, unknown> & { id: string; updated_at: number; co
 export type List<K extends string, T> = { count: number; hasMore: boolean; nextCursor: string | null } & { [key in K]: T[] };
 
 export interface Me {
-  key: { id: string; name: string; role: 'admin' | 'write' | 'read'; project_ids: string[] | null };
+  key: { id: string; name: string; role: KeyRole; project_ids: string[] | null };
   organization: { id: string; name: string };
   projects: { id: string; name: string }[];
 }
@@ -46,7 +27,7 @@ export interface Webhook {
   id: string;
   name: string | null;
   url: string;
-  events: string[];
+  events: WebhookEvent[];
   active: boolean;
   failure_count: number;
   secret?: string;
@@ -54,8 +35,8 @@ export interface Webhook {
 
 export interface Delivery {
   id: string;
-  event: string;
-  status: string;
+  event: WebhookEvent;
+  status: DeliveryStatus;
   http_status: number | null;
   attempt: number;
   response_body: string | null;
@@ -64,7 +45,7 @@ export interface Delivery {
 
 export interface Batch {
   id: string;
-  status: string;
+  status: BatchStatus;
   total_rows?: number;
   file_count?: number;
   created_at: number;

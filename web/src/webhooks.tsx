@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
+import { BATCH_EVENTS, type WebhookEvent } from '../../src/domain/webhooks';
 import { ApiError, api, query } from './api';
 import type { Delivery, List, Me, Webhook } from './types';
 import { Alert, Field, when } from './ui';
-
-const EVENTS = ['batch.complete', 'batch.partial', 'batch.failed'];
 
 interface TestResult {
   status: string;
@@ -59,7 +58,7 @@ export function WebhooksPage({ me }: { me: Me }) {
 function CreateWebhook({ base, onCreated }: { base: string; onCreated: (hook: Webhook) => void }) {
   const [name, setName] = useState('');
   const [url, setUrl] = useState('https://');
-  const [events, setEvents] = useState<string[]>([...EVENTS]);
+  const [events, setEvents] = useState<WebhookEvent[]>([...BATCH_EVENTS]);
   const [error, setError] = useState<unknown>(null);
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -84,7 +83,7 @@ function CreateWebhook({ base, onCreated }: { base: string; onCreated: (hook: We
       </Field>
       <fieldset>
         <legend>Events</legend>
-        {EVENTS.map((name) => (
+        {BATCH_EVENTS.map((name) => (
           <label class="check">
             <input
               type="checkbox"

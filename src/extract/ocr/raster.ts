@@ -57,23 +57,26 @@ export function shrink(image: GreyImage, factor: number): GreyImage {
   return { width, height, data };
 }
 
-/** Enlarged by a whole factor with bilinear interpolation, for text too small to recognise. */
-export function enlarge(image: GreyImage, factor: number): GreyImage {
-  const width = image.width * factor;
-  const height = image.height * factor;
+/** Resized by any factor: shrinking averages the pixels each output pixel covers, enlarging interpolates. */
+export function resize(image: GreyImage, factor: number): GreyImage {
+  if (factor === 1) return image;
+  if (factor < 1) return shrink(image, 1 / factor);
+  const width = Math.max(1, Math.round(image.width * factor));
+  const height = Math.max(1, Math.round(image.height * factor));
   const data = new Uint8Array(width * height);
+  const { width: w, height: h, data: source } = image;
   for (let y = 0; y < height; y++) {
-    const sy = Math.min(image.height - 1, Math.max(0, (y + 0.5) / factor - 0.5));
+    const sy = Math.min(h - 1, Math.max(0, (y + 0.5) / factor - 0.5));
     const y0 = Math.floor(sy);
-    const y1 = Math.min(image.height - 1, y0 + 1);
+    const y1 = Math.min(h - 1, y0 + 1);
     const fy = sy - y0;
     for (let x = 0; x < width; x++) {
-      const sx = Math.min(image.width - 1, Math.max(0, (x + 0.5) / factor - 0.5));
+      const sx = Math.min(w - 1, Math.max(0, (x + 0.5) / factor - 0.5));
       const x0 = Math.floor(sx);
-      const x1 = Math.min(image.width - 1, x0 + 1);
+      const x1 = Math.min(w - 1, x0 + 1);
       const fx = sx - x0;
-      const top = image.data[y0 * image.width + x0]! * (1 - fx) + image.data[y0 * image.width + x1]! * fx;
-      const bottom = image.data[y1 * image.width + x0]! * (1 - fx) + image.data[y1 * image.width + x1]! * fx;
+      const top = source[y0 * w + x0]! * (1 - fx) + source[y0 * w + x1]! * fx;
+      const bottom = source[y1 * w + x0]! * (1 - fx) + source[y1 * w + x1]! * fx;
       data[y * width + x] = Math.round(top * (1 - fy) + bottom * fy);
     }
   }

@@ -1,11 +1,15 @@
 /**
- * One page image to words: the paper is evened out (shading, coloured bands, shadows), the page
- * turned upright (quarter turns chosen by the direction of the text lines and by which way the
- * recogniser is most confident), deskewed by the recogniser, and text too small to read enlarged.
+ * One page image to words. Before the recogniser sees it, the page is prepared: a photographed
+ * sheet is cut out of its background, the paper evened out (shading, coloured bands, shadows),
+ * the text lines straightened, and the image scaled so its text lines are the height the
+ * recogniser reads best, whatever the camera's or scanner's resolution. The page is then turned
+ * upright: the direction of the text lines gives the axis, the recogniser's confidence which end
+ * is up.
  */
 import type { Worker as TesseractWorker } from 'tesseract.js';
 import type { Box } from '../layout/page';
-import { blankLines, encodePgm, enlarge, erase, findRules, normaliseBackground, rotateBoxes, rotateQuarters, type GreyImage } from './raster';
+import { blankLines, encodePgm, findRules, normaliseBackground, resize, rotateBoxes, rotateQuarters, shrink, type GreyImage } from './raster';
+import { binarise, crop, findPaper, rotate, skewAngle, textLineHeight, textRunsAcross } from './paper';
 import { median } from '../layout/lines';
 
 /** A recognised word, in pixels of the upright page image. */
@@ -18,27 +22,37 @@ export interface PixelWord extends Box {
 }
 
 export interface PageScan {
-  /** Size of the upright page image, in pixels. */
+  /** Size of the upright page image, in pixels of the source image (the sheet alone when it was cut out). */
   width: number;
   height: number;
   /** Quarter turns clockwise that made the page upright. */
   quarters: number;
+  /** Degrees the page was turned counter-clockwise to level its text lines. */
+  skew: number;
+  /** Whether the sheet was cut out of a photo's background. */
+  cropped: boolean;
   words: PixelWord[];
   rules: Box[];
 }
 
 interface Pass {
   quarters: number;
-  image: GreyImage;
   words: PixelWord[];
   /** Character-weighted mean confidence, 0..1. */
   confidence: number;
 }
 
-/** Below this mean confidence a reading is doubted and the other orientations are tried. */
+/** Below this mean confidence a reading is doubted and the page is also read the other way up. */
 const CONFIDENT = 0.7;
-/** Text lines lower than this (in pixels) are read better enlarged. */
-const SMALL_TEXT = 16;
+/**
+ * The text line height (in pixels, ascenders to descenders) pages are scaled to: the recogniser
+ * scales every line to a fixed height itself, and reads best, and fastest, near it.
+ */
+const LINE_HEIGHT = Number(process.env.G1_T) || 32;
+/** Pages are looked at (direction, skew, line height) at most this large: enough to see letters, quick to measure. */
+const SURVEY_SIDE = 2000;
+/** Skews smaller than this are left alone: the recogniser copes, and turning blurs. */
+const MIN_SKEW = 0.3;
 
 interface TesseractBlock {
   paragraphs: Array<{
@@ -53,7 +67,7 @@ interface TesseractBlock {
 async function recognise(tesseract: TesseractWorker, image: GreyImage, dpi: number): Promise<PixelWord[]> {
   const { data } = await tesseract.recognize(
     Buffer.from(encodePgm(image)),
-    { rotateAuto: true, user_defined_dpi: String(Math.round(dpi)) } as never,
+    { user_defined_dpi: String(Math.round(dpi)) } as never,
     { blocks: true, text: false },
   );
   const words: PixelWord[] = [];
@@ -82,23 +96,67 @@ function meanConfidence(words: PixelWord[]): number {
   return chars === 0 ? 0 : sum / chars;
 }
 
-
 /** A reading is better when it is more confident, counting how much text it found a little. */
 const score = (pass: Pass) => pass.confidence * Math.log2(2 + pass.words.length);
 
-async function readOriented(tesseract: TesseractWorker, image: GreyImage, rules: Box[], dpi: number, deadline: () => void): Promise<Pass> {
-  const blank = blankLines(erase(image, rules, 2));
-  // Upright first, then upside down, on the axis the text lines suggest; the other axis only when
-  // neither reading was confident.
-  const order = blank.horizontal ? [0, 2, 1, 3] : [1, 3, 0, 2];
+/** A page ready for the recogniser, and how it was made from the source image. */
+interface Prepared {
+  image: GreyImage;
+  /** Pixels of `image` per pixel of the source. */
+  scale: number;
+  skew: number;
+  cropped: boolean;
+  /** Whether the text lines run across the image; null when there were too few letters to tell. */
+  across: boolean | null;
+}
+
+/** The block size the paper is evened out over: a few strokes wide, about 2 mm on a page at 300 dpi. */
+const paperBlock = (image: GreyImage) => Math.max(16, Math.round(Math.sqrt(image.width * image.height) / 100));
+
+/**
+ * Cuts out the sheet, and measures the direction, skew and line height of its text on a survey
+ * copy (at most SURVEY_SIDE pixels long, ink made black by a local threshold so faint print
+ * counts); then levels and scales the sheet so its lines are LINE_HEIGHT pixels high, within
+ * `maxPixels`.
+ */
+function prepare(source: GreyImage, maxPixels: number): Prepared {
+  const paper = findPaper(source);
+  const sheet = paper?.image ?? source;
+  const surveyFactor = Math.max(1, Math.max(sheet.width, sheet.height) / SURVEY_SIDE);
+  const survey = surveyFactor > 1 ? shrink(sheet, surveyFactor) : sheet;
+  const level = normaliseBackground(survey, paperBlock(survey));
+  let ink = binarise(level, Math.max(15, Math.round(Math.min(level.width, level.height) / 30)) | 1);
+  const across = textRunsAcross(ink);
+  const horizontal = across ?? blankLines(ink).horizontal;
+  const measured = skewAngle(ink, horizontal);
+  const skew = Math.abs(measured) >= MIN_SKEW ? measured : 0;
+  if (skew) ink = rotate(ink, -skew);
+  const lineHeight = textLineHeight(ink, horizontal);
+  let scale = lineHeight ? Math.max(0.25, Math.min(4, LINE_HEIGHT / (lineHeight * surveyFactor))) : 1 / surveyFactor;
+  scale = Math.min(scale, Math.sqrt(maxPixels / (sheet.width * sheet.height)));
+  const scaled = resize(sheet, scale);
+  let image = rotate(normaliseBackground(scaled, paperBlock(scaled)), -skew);
+  if (process.env.G1_BIN) image = binarise(image, Math.max(15, Math.round(LINE_HEIGHT * 1.5)) | 1, Number(process.env.G1_K) || 0.2);
+  return { image, scale, skew, cropped: paper !== null, across };
+}
+
+async function readOriented(tesseract: TesseractWorker, image: GreyImage, across: boolean | null, dpi: number, deadline: () => void): Promise<Pass> {
+  // Along the axis the text lines give, upright first; upside down when that reading is doubtful.
+  // When the axis is unknown, the other one too.
+  const order = across === false ? [1, 3] : across === true ? [0, 2] : blankLines(image).horizontal ? [0, 2, 1, 3] : [1, 3, 0, 2];
   let best: Pass | null = null;
   for (const [i, quarters] of order.entries()) {
     deadline();
     const turned = rotateQuarters(image, quarters);
+    if (best && i % 2 === 1) {
+      // Which end is up shows on a band of the page as well as on the whole, at a third of the cost.
+      const band = await recognise(tesseract, crop(turned, { x0: 0, y0: turned.height / 3, x1: turned.width, y1: (turned.height * 2) / 3 }), dpi);
+      if (meanConfidence(band) <= best.confidence + 0.1) continue;
+      deadline();
+    }
     const words = await recognise(tesseract, turned, dpi);
-    const pass: Pass = { quarters, image: turned, words, confidence: meanConfidence(words) };
+    const pass: Pass = { quarters, words, confidence: meanConfidence(words) };
     if (!best || score(pass) > score(best)) best = pass;
-    if (words.length === 0 && i === 0) break;
     if (best.confidence >= CONFIDENT && best.words.length >= 3) break;
   }
   return best!;
@@ -109,29 +167,14 @@ async function readOriented(tesseract: TesseractWorker, image: GreyImage, rules:
  * recogniser's passes, and the pool ends a worker that overruns anyway.
  */
 export async function readPageImage(tesseract: TesseractWorker, source: GreyImage, dpi: number, maxPixels: number, deadline: () => void): Promise<PageScan> {
-  // Blocks a few strokes wide: about 2 mm on a page at 300 dpi.
-  const image = normaliseBackground(source, Math.max(16, Math.round(Math.sqrt(source.width * source.height) / 100)));
+  const prepared = prepare(source, maxPixels);
+  const { image, scale } = prepared;
   const pageRules = findRules(image, Math.min(image.width, image.height) / 40, Math.max(3, image.width / 300));
-  let pass = await readOriented(tesseract, image, pageRules, dpi, deadline);
-  let factor = 1;
-  const lineHeight = median(pass.words.filter((w) => w.confidence > 0.3).map((w) => w.lineHeight));
-  if (pass.words.length > 0 && lineHeight > 0 && lineHeight < SMALL_TEXT) {
-    const wanted = Math.min(3, Math.ceil((SMALL_TEXT * 1.5) / lineHeight));
-    const possible = Math.floor(Math.sqrt(maxPixels / (pass.image.width * pass.image.height)));
-    const enlargeBy = Math.min(wanted, possible);
-    if (enlargeBy >= 2) {
-      deadline();
-      const bigger = enlarge(pass.image, enlargeBy);
-      const words = await recognise(tesseract, bigger, dpi * enlargeBy);
-      if (meanConfidence(words) * Math.log2(2 + words.length) >= score(pass)) {
-        factor = enlargeBy;
-        pass = { ...pass, image: bigger, words, confidence: meanConfidence(words) };
-      }
-    }
-  }
-  const scaleBack = (b: Box): Box => ({ x0: b.x0 / factor, y0: b.y0 / factor, x1: b.x1 / factor, y1: b.y1 / factor });
-  const words = pass.words.map((w) => ({ ...w, ...scaleBack(w), lineHeight: w.lineHeight / factor }));
-  const uprightRules = rotateBoxes(pageRules, pass.quarters, image.width, image.height);
+  const pass = await readOriented(tesseract, image, prepared.across, dpi * scale, deadline);
+  // Back to pixels of the source, whose resolution the caller knows.
+  const back = (b: Box): Box => ({ x0: b.x0 / scale, y0: b.y0 / scale, x1: b.x1 / scale, y1: b.y1 / scale });
+  const words = pass.words.map((w) => ({ ...w, ...back(w), lineHeight: w.lineHeight / scale }));
+  const uprightRules = rotateBoxes(pageRules, pass.quarters, image.width, image.height).map(back);
   // Rules shorter than two text lines are letters (an underscore, a dash), not table borders.
   const textHeight = Math.max(8, median(words.map((w) => w.lineHeight)) || 20);
   const rules = uprightRules.filter(
@@ -139,9 +182,11 @@ export async function readPageImage(tesseract: TesseractWorker, source: GreyImag
   );
   const upright = pass.quarters % 2 === 0 ? image : { width: image.height, height: image.width };
   return {
-    width: upright.width,
-    height: upright.height,
+    width: upright.width / scale,
+    height: upright.height / scale,
     quarters: pass.quarters,
+    skew: prepared.skew,
+    cropped: prepared.cropped,
     words: words.filter((w) => !isRuleArtifact(w, uprightRules) && !isSpeck(w)),
     rules,
   };

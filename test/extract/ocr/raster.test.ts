@@ -1,7 +1,7 @@
 /** The pixel rules around the recogniser, each on a small image made up here. */
 import { describe, expect, test } from 'bun:test';
 import { isRuleArtifact, isSpeck } from '../../../src/extract/ocr/recognise';
-import { blankLines, enlarge, erase, findRules, normaliseBackground, rotateBoxes, rotateQuarters, shrink, type GreyImage } from '../../../src/extract/ocr/raster';
+import { blankLines, erase, findRules, normaliseBackground, resize, rotateBoxes, rotateQuarters, shrink, type GreyImage } from '../../../src/extract/ocr/raster';
 
 function blank(width: number, height: number, value = 255): GreyImage {
   return { width, height, data: new Uint8Array(width * height).fill(value) };
@@ -109,7 +109,7 @@ describe('page pixels', () => {
     fill(image, 0, 0, 2, 2, 0);
     const small = shrink(image, 2);
     expect(Array.from(small.data)).toEqual([0, 255, 255, 255]);
-    const big = enlarge(small, 2);
+    const big = resize(small, 2);
     expect([big.width, big.height]).toEqual([4, 4]);
     expect(big.data[0]).toBe(0);
     expect(big.data[15]).toBe(255);

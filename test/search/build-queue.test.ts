@@ -1,6 +1,6 @@
 /** The build queue: slices, a failing step, building at once, and closing. */
 import { expect, test } from 'bun:test';
-import { BuildQueue, type BuildTask } from '../../src/jobs/builds';
+import { BuildQueue, type BuildTask } from '../../src/search/builds';
 import type { Logger } from '../../src/lib/log';
 
 function recorder() {

@@ -4,6 +4,7 @@
  * rows never holds the event loop for more than a slice. Slices are CPU budgets, measured with
  * `performance.now()`, not points in time, so they do not read the service clock.
  */
+import { Foreground } from '../lib/foreground';
 import type { Logger } from '../lib/log';
 
 /** Tables this small have their derived data built at once when first needed; larger ones in the background. */
@@ -20,12 +21,14 @@ export interface BuildTask {
 
 export class BuildQueue {
   private tasks: BuildTask[] = [];
-  private timer: ReturnType<typeof setImmediate> | null = null;
+  private scheduled = false;
   private closed = false;
 
   constructor(
     private readonly log: Logger,
     private readonly sliceMs = 4,
+    /** Requests go first between slices. */
+    private readonly foreground = new Foreground(0),
   ) {}
 
   /** Tasks queued or under way. */
@@ -63,12 +66,14 @@ export class BuildQueue {
   }
 
   private schedule(): void {
-    if (this.timer || this.closed || this.tasks.length === 0) return;
-    this.timer = setImmediate(() => this.tick());
+    if (this.scheduled || this.closed || this.tasks.length === 0) return;
+    this.scheduled = true;
+    void this.foreground.pause(() => this.closed).then(() => this.tick());
   }
 
   private tick(): void {
-    this.timer = null;
+    this.scheduled = false;
+    if (this.closed) return;
     const task = this.tasks[0];
     if (!task) return;
     const { finished, error } = this.run(task, performance.now() + this.sliceMs);
@@ -82,8 +87,6 @@ export class BuildQueue {
   /** Stops building; unfinished tasks end with an error. Call before the store closes. */
   close(): void {
     this.closed = true;
-    if (this.timer) clearImmediate(this.timer);
-    this.timer = null;
     const left = this.tasks;
     this.tasks = [];
     for (const task of left) task.done(new Error('the service is shutting down'));

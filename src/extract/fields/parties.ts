@@ -1,0 +1,265 @@
+/** The issuer and the customer: letterheads, address blocks, labelled parties, never the same one. */
+import { conceptsOf, coreTokens, inVocabulary, normalizeLabel } from '../lexicon';
+import { ADDRESS_TITLES, LEGAL_FORMS } from '../lexicon.data';
+import { findDates } from '../dates';
+import { type Candidate, MIN_LABEL } from './candidates';
+import { isLabelLike, LABEL_COLON, type Layout, type Seg } from './layout';
+import { EMAIL_RE, escapeRe, IBAN_RE, POSTAL_LINE, STREET_LINE, TITLES, URL_RE, validIban } from './values';
+import { labelMatch, type Want } from './wants';
+
+export const SALUTATION = new RegExp(
+  `^(?:${ADDRESS_TITLES.map(escapeRe).sort((a, b) => b.length - a.length).join('|')})(?=\\s|$)`,
+  'iu',
+);
+// Short forms ("SA", "AG", "AS") only as printed, longer ones ("LTD.", "Gmbh") in any case.
+export const legalRe = (forms: string[], flags: string) =>
+  new RegExp(`(?:^|[\\s,])(?:${forms.map((f) => escapeRe(f).replace(/ /g, '\\s*')).sort((a, b) => b.length - a.length).join('|')})(?=$|[\\s,)])`, flags);
+export const LEGAL_SHORT = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').length <= 2), 'u');
+export const LEGAL_LONG = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').length > 2), 'iu');
+
+export const hasLegalForm = (text: string) => LEGAL_SHORT.test(text.trim()) || LEGAL_LONG.test(text.trim());
+export const PAGE_MARK = /^(?:page|seite|pag\.?|página|pagina|strona|blad|p\.)\s*\d/iu;
+
+/** Text that could be a party's name: words, not a label, title, address, date, amount or contact. */
+export function nameLike(text: string): boolean {
+  const t = text.trim();
+  if (t.length < 2 || t.length > 80 || !/\p{L}{2}/u.test(t)) return false;
+  // Names do not end in a comma or colon, nor run to a sentence ("Dear Sir or Madam,").
+  if (/[,;:]$/.test(t) || t.split(/\s+/).length > 8) return false;
+  if (TITLES.has(normalizeLabel(t)) || isLabelLike(t) || LABEL_COLON.test(t) || PAGE_MARK.test(t)) return false;
+  // Words that all belong to field labels ("Adresse de livraison", "N° TVA client") are a label;
+  // a name may hold one such word ("Café du Port") but not only those.
+  const words = coreTokens(t);
+  if (!hasLegalForm(t) && (conceptsOf(t)[0]?.score ?? 0) >= 0.7 && words.every(inVocabulary)) return false;
+  if (EMAIL_RE.test(t) || URL_RE.test(t) || findDates(t, null).length) return false;
+  if (!hasLegalForm(t) && (POSTAL_LINE.test(t) || STREET_LINE.test(t) || (t.match(/\d/g)?.length ?? 0) > 3)) return false;
+  return true;
+}
+
+export interface Block {
+  segs: Seg[];
+}
+
+/** Runs of segments stacked at the same left edge on following lines: address blocks, letterheads. */
+export function blocksOf(layout: Layout, skipLines: Set<number>): Block[] {
+  const blocks: Block[] = [];
+  const pageMiddle = new Map<number, number>();
+  for (const seg of layout.segs.flat()) pageMiddle.set(seg.page, Math.max(pageMiddle.get(seg.page) ?? 0, seg.x1 / 2));
+  let open: Block[] = [];
+  const maxSize = Math.max(1, ...layout.lines.map((l) => l.size));
+  for (const row of layout.segs) {
+    if (!row[0] || skipLines.has(row[0].line)) continue;
+    // Blocks that ended too far above can take nothing more.
+    const { page, y } = row[0];
+    open = open.filter((b) => b.segs.at(-1)!.page === page && y - b.segs.at(-1)!.y <= (layout.plain ? 1 : maxSize * 3.5));
+    for (const seg of row) {
+      const tolerance = layout.plain ? 1 : Math.max(3, seg.size * 0.5);
+      const rightHalf = !layout.plain && seg.x0 > pageMiddle.get(seg.page)!;
+      const home = open.find((b) => {
+        const last = b.segs.at(-1)!;
+        const gap = seg.y - last.y;
+        const reach = layout.plain ? 1 : Math.max(last.size, seg.size) * 3.5;
+        // Left-aligned or right-aligned (a letterhead set flush right).
+        return last.page === seg.page && gap > 0 && gap <= reach && (Math.abs(last.x0 - seg.x0) <= tolerance || (rightHalf && last.x0 > pageMiddle.get(seg.page)! && Math.abs(last.x1 - seg.x1) <= tolerance));
+      });
+      if (home) home.segs.push(seg);
+      else {
+        const block = { segs: [seg] };
+        blocks.push(block);
+        open.push(block);
+      }
+    }
+  }
+  return blocks;
+}
+
+/** A line only an issuer prints about itself: e-mail, web site, phone, tax id, bank account. */
+export function issuerDetail(text: string): boolean {
+  if (EMAIL_RE.test(text) || URL_RE.test(text) || IBAN_RE.test(text.toUpperCase())) return true;
+  if (/^(?:tel|phone|fax|fon|mobil|t|f)\b\.?:?\s*[+(\d]/i.test(text)) return true;
+  return conceptsOf(text.split(/[:：]|\s(?=[A-Z]{2}\d)/)[0]!).some((h) => (h.concept === 'tax_id' || h.concept === 'phone') && h.score >= 0.9);
+}
+
+/** The name at the head of a block: its first line, after a salutation line or a label. */
+export function blockName(block: Block, from = 0): { seg: Seg; index: number } | null {
+  for (let k = from; k < Math.min(block.segs.length, from + 3); k++) {
+    const seg = block.segs[k]!;
+    const text = seg.text.replace(SALUTATION, '').trim();
+    if (!text) continue;
+    if (nameLike(text)) return { seg: { ...seg, text }, index: k };
+    const labelish = isLabelLike(seg.text) || (!/\d/.test(seg.text) && (conceptsOf(seg.text)[0]?.score ?? 0) >= 0.6);
+    if (!labelish && !SALUTATION.test(seg.text)) return null;
+  }
+  return null;
+}
+
+export const SEPARATED = /\s*[·•●|∙]\s*|\s+[-–]\s+/;
+
+export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candidate[]; customer: Candidate[] } {
+  const vendor: Candidate[] = [];
+  const customer: Candidate[] = [];
+  const vendorWant = wants.find((w) => w.concept === 'vendor');
+  const customerWant = wants.find((w) => w.concept === 'customer');
+  const firstPage = layout.lines[0]?.page ?? 1;
+  const pageLines = layout.lines.filter((l) => l.page === firstPage);
+  const pageTop = pageLines[0]?.y ?? 0;
+  const pageBottom = pageLines.at(-1)?.y ?? 0;
+  // The top of a page: its first lines of text, or in points the upper third (at least the
+  // height where a window envelope's address sits, about 9 cm from the top).
+  const topLimit = layout.plain ? 6 : pageTop + Math.max((pageBottom - pageTop) * 0.3, 255 - Math.min(pageTop, 100));
+  const isTop = (seg: Seg) => seg.page === firstPage && (layout.plain ? seg.line < topLimit : seg.y <= topLimit);
+
+  // A sender line above the window address: "ACME GmbH · Hauptstr. 1 · 10115 Berlin".
+  const senderLines = new Set<number>();
+  const sizes = layout.lines.map((l) => l.size).sort((a, b) => a - b);
+  const medianSize = sizes[Math.floor(sizes.length / 2)] ?? 1;
+  layout.lines.forEach((line, i) => {
+    const first = layout.segs[i]![0];
+    if (!first || line.page !== firstPage || !isTop(first)) return;
+    // Small print may separate the parts by commas alone.
+    const separator = !layout.plain && line.size < medianSize * 0.85 && !SEPARATED.test(line.text) ? /\s*,\s*/ : SEPARATED;
+    const parts = line.text.split(separator).map((p) => p.trim()).filter(Boolean);
+    if (parts.length >= 3 && parts.slice(1).some((p) => POSTAL_LINE.test(p)) && nameLike(parts[0]!)) {
+      vendor.push({ value: parts[0]!, score: 0.8, line: i });
+      senderLines.add(i);
+    }
+  });
+
+  const blocks = blocksOf(layout, senderLines);
+  const blockOf = new Map<Seg, Block>();
+  for (const b of blocks) for (const s of b.segs) blockOf.set(s, b);
+
+  // Labelled: a value beside "Bill to:"/"Vendor:", or the block under the label.
+  for (const [want, list] of [[vendorWant, vendor], [customerWant, customer]] as const) {
+    if (!want) continue;
+    for (const pair of layout.pairs) {
+      const match = labelMatch(want, pair.label);
+      if (match < Math.max(MIN_LABEL, 0.75)) continue;
+      // "From: ACME Billing <billing@acme.example>": the name, without its address or quotes.
+      const name = pair.value.replace(/<[^<>]*@[^<>]*>/g, '').trim().replace(SALUTATION, '').replace(/^["'“”]+|["'“”]+$/g, '').trim();
+      if (nameLike(name)) list.push({ value: name, score: match * pair.placement, line: pair.line });
+    }
+    for (const row of layout.segs) {
+      for (const seg of row) {
+        const label = seg.text.replace(/[:：]\s*$/, '');
+        if (labelMatch(want, label) < 0.75 || !isLabelLike(seg.text)) continue;
+        const block = blockOf.get(seg);
+        const name = block ? blockName(block, block.segs.indexOf(seg) + 1) : null;
+        if (name) list.push({ value: name.seg.text, score: 0.85 * labelMatch(want, label), line: name.seg.line });
+      }
+    }
+  }
+
+  // Letterhead: names at the top of the first page, the larger, bolder or legal-form ones first.
+  const topSegs = layout.segs.flat().filter((s) => isTop(s) && !senderLines.has(s.line));
+  const maxSize = Math.max(0, ...topSegs.map((s) => s.size));
+  const firstLine = topSegs[0]?.line ?? 0;
+  for (const seg of topSegs) {
+    // A letterhead's name is capitalised ("pdf" or "page" alone are not names).
+    if (!nameLike(seg.text) || !/[\p{Lu}\d]/u.test(seg.text)) continue;
+    const block = blockOf.get(seg);
+    if (block && block.segs[0] !== seg) continue;
+    const rest = block?.segs.slice(1).map((s) => s.text) ?? [];
+    const addressBelow = rest.some((t) => POSTAL_LINE.test(t) || STREET_LINE.test(t));
+    const contacts = rest.some(issuerDetail);
+    let score = 0.35;
+    if (hasLegalForm(seg.text)) score += 0.3;
+    if (!layout.plain && seg.size >= maxSize - 0.01 && maxSize > 0) score += 0.15;
+    if (seg.bold) score += 0.05;
+    if (seg.line === firstLine) score += 0.1;
+    if (addressBelow) score += 0.1;
+    if (contacts) score += 0.1;
+    vendor.push({ value: seg.text, score: Math.min(score, 0.95), line: seg.line });
+  }
+
+  // The company that signs a letter or e-mail: a legal-form name among its last lines.
+  if (layout.plain) {
+    for (const row of layout.segs.slice(-4)) {
+      const seg = row[0];
+      if (seg && row.length === 1 && hasLegalForm(seg.text) && nameLike(seg.text)) vendor.push({ value: seg.text, score: 0.55, line: seg.line });
+    }
+  }
+
+  // The party whose block holds a tax id or IBAN (a footer) is the issuer.
+  for (const block of blocks) {
+    const texts = block.segs.map((s) => s.text);
+    const fiscal = texts.some((t) => validIban(IBAN_RE.exec(t.toUpperCase())?.[1] ?? '') || conceptsOf(t.split(/[:：]/)[0]!).some((h) => h.concept === 'tax_id' && h.score >= 0.9));
+    if (!fiscal) continue;
+    const name = blockName(block);
+    if (name && hasLegalForm(name.seg.text)) vendor.push({ value: name.seg.text, score: 0.6, line: name.seg.line });
+  }
+
+  // Address blocks at the top: the recipient sits under the sender line; of two blocks side by
+  // side the left one is the recipient (the window of the envelope) and the right one the
+  // letterhead; of two stacked, the upper one is the issuer.
+  const addressBlocks: Array<{ block: Block; name: Seg; contacts: boolean }> = [];
+  for (const block of blocks) {
+    const head = block.segs[0]!;
+    const underSender = [...senderLines].some((l) => head.line > l && head.line - l <= 6);
+    if (!isTop(head) && !underSender) continue;
+    // An address is a few lines; what follows in the same column (contacts, notes) is not part of it.
+    const address = block.segs.slice(0, 6);
+    if (!address.some((s) => POSTAL_LINE.test(s.text))) continue;
+    const name = blockName(block);
+    if (!name) continue;
+    const contacts = address.some((s) => issuerDetail(s.text));
+    addressBlocks.push({ block, name: name.seg, contacts });
+    if (underSender && !contacts) customer.push({ value: name.seg.text, score: 0.75, line: name.seg.line });
+  }
+  if (addressBlocks.length === 2) {
+    const [a, b] = addressBlocks as [(typeof addressBlocks)[number], (typeof addressBlocks)[number]];
+    const yRange = (x: { block: Block }) => [x.block.segs[0]!.y, x.block.segs.at(-1)!.y] as const;
+    const [a0, a1] = yRange(a);
+    const [b0, b1] = yRange(b);
+    const sideBySide = a0 <= b1 && b0 <= a1;
+    let [issuer, recipient] = sideBySide ? (a.name.x0 > b.name.x0 ? [a, b] : [b, a]) : a0 < b0 ? [a, b] : [b, a];
+    // Phone numbers, web sites, tax ids and bank details belong to the issuer's block.
+    if (recipient.contacts && !issuer.contacts) [issuer, recipient] = [recipient, issuer];
+    if (!recipient.contacts) {
+      if (!senderLines.size) vendor.push({ value: issuer.name.text, score: 0.6, line: issuer.name.line });
+      customer.push({ value: recipient.name.text, score: 0.6, line: recipient.name.line });
+    }
+  } else if (addressBlocks.length === 1 && !senderLines.size) {
+    const only = addressBlocks[0]!;
+    // A lone address block at the top is the recipient's unless it heads the letterhead.
+    if (only.name.line !== (topSegs[0]?.line ?? -1)) customer.push({ value: only.name.text, score: 0.5, line: only.name.line });
+  }
+  return { vendor, customer };
+}
+
+/** Vendor and customer chosen together: never the same party. */
+export function resolveParties(layout: Layout, wants: Want[], result: Map<string, Candidate>): void {
+  const vendorWant = wants.find((w) => w.concept === 'vendor');
+  const customerWant = wants.find((w) => w.concept === 'customer');
+  if (!vendorWant && !customerWant) return;
+  const { vendor, customer } = partyCandidates(layout, wants);
+  const sum = (cands: Candidate[]) => {
+    const byName = new Map<string, Candidate>();
+    for (const c of cands) {
+      const key = normalizeLabel(c.value);
+      const seen = byName.get(key);
+      // The same name found by two rules (sender line and letterhead) is surer.
+      if (seen) byName.set(key, { ...seen, score: Math.min(1, Math.max(seen.score, c.score) + 0.1) });
+      else byName.set(key, c);
+    }
+    // A short form of a longer name ("ACME" and "ACME GmbH") supports the longer one.
+    const merged = [...byName.values()];
+    for (const short of merged) {
+      const key = normalizeLabel(short.value);
+      const longer = merged.find((c) => c !== short && normalizeLabel(c.value).startsWith(`${key} `));
+      if (longer) longer.score = Math.min(1, Math.max(longer.score, short.score) + 0.05);
+    }
+    return merged.sort((a, b) => b.score - a.score || a.line - b.line);
+  };
+  const vendors = sum(vendor);
+  const customers = sum(customer);
+  let bestPair: { v: Candidate | null; c: Candidate | null; score: number } = { v: null, c: null, score: -1 };
+  for (const v of [...vendors.slice(0, 6), null])
+    for (const c of [...customers.slice(0, 6), null]) {
+      if (v && c && normalizeLabel(v.value) === normalizeLabel(c.value)) continue;
+      const score = (vendorWant ? (v?.score ?? 0) : 0) + (customerWant ? (c?.score ?? 0) : 0);
+      if (score > bestPair.score) bestPair = { v, c, score };
+    }
+  if (vendorWant && bestPair.v && bestPair.v.score >= 0.5) result.set(vendorWant.column.id, bestPair.v);
+  if (customerWant && bestPair.c && bestPair.c.score >= 0.5) result.set(customerWant.column.id, bestPair.c);
+}

@@ -1,0 +1,67 @@
+/** Values inside text: amounts, times, contacts, bank details, address lines. */
+import { currencyIn, parseHumanNumber } from '../coerce';
+import { normalizeLabel } from '../lexicon';
+import { DOCUMENT_TITLES } from '../lexicon.data';
+import { findDates, type FoundDate } from '../dates';
+
+export interface FoundAmount {
+  start: number;
+  end: number;
+  raw: string;
+  value: number;
+  /** Written with decimals or a currency: surely money, not a count. */
+  money: boolean;
+  currency: string | null;
+}
+
+export const SYMBOLS = 'US\\$|R\\$|[$€£¥₹₩₽₺₪]';
+export const AMOUNT_RE = new RegExp(
+  `(?<![\\p{L}\\d.,/-])((?:${SYMBOLS}|[A-Z]{3})\\s?)?([-−]\\s?|\\()?(\\d{1,3}(?:[.,'’\\u00a0\\u202f ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)(\\))?(\\s?(?:${SYMBOLS}|[A-Z]{3}))?(-(?!\\d))?(?![\\d%]|\\s?%|[.,]\\d|[./-]\\d)`,
+  'gu',
+);
+
+export function findAmounts(text: string, dates: FoundDate[] = findDates(text, null)): FoundAmount[] {
+  const out: FoundAmount[] = [];
+  for (const m of text.matchAll(AMOUNT_RE)) {
+    const start = m.index!;
+    const end = start + m[0].length;
+    if (dates.some((d) => start < d.end && end > d.start)) continue;
+    // Three capitals that are no currency ("VAT 19.00") are a word before the amount, not its code.
+    const fakePrefix = !!m[1] && /^[A-Z]{3}/.test(m[1]) && !currencyIn(m[1]);
+    const fakeSuffix = !!m[5] && /[A-Z]{3}/.test(m[5]) && !currencyIn(m[5]);
+    const prefix = fakePrefix ? '' : (m[1] ?? '');
+    const suffix = fakeSuffix ? '' : (m[5] ?? '');
+    const raw = `${prefix}${m[2] ?? ''}${m[3]}${m[4] ?? ''}${suffix}${m[6] ?? ''}`.trim();
+    const currency = prefix || suffix ? currencyIn(`${prefix} ${suffix}`) : null;
+    const parsed = parseHumanNumber(raw);
+    const value = parsed && 'value' in parsed ? parsed.value : parsed?.guess;
+    if (value === undefined) continue;
+    out.push({ start: start + (fakePrefix ? m[1]!.length : 0), end: end - (fakeSuffix ? m[5]!.length : 0), raw, value, money: /[.,]\d{1,2}$/.test(m[3]!) || currency !== null, currency });
+  }
+  return out;
+}
+
+export const TIME_RE = /(?<![\d:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?(?![\d:])/i;
+export const EMAIL_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/i;
+export const URL_RE = /\b(?:https?:\/\/|www\.)[^\s,;]+/i;
+export const IBAN_RE = /\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)\b/;
+export const BIC_RE = /\b([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b/;
+export const PHONE_RE = /(?:\+\s?\d|\(\d|\b\d)[\d()\/ .-]{5,}\d/;
+export const POSTAL_LINE = /(?:^|[\s,])(?:[A-Z]{1,2}-)?\d{4,5}(?:-\d{3,4})?\s+\p{Lu}|\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b|\b\d{2}-\d{3}\s+\p{Lu}/u;
+export const STREET_LINE = /\d+\s*[a-z]?\s*$|^\d+\s+\p{L}|\b(?:str\.|straße|strasse|weg|gasse|allee|platz|street|st\.|road|rd\.|avenue|ave\.?|lane|drive|blvd|rue|avenue|boulevard|calle|avda\.?|via|viale|piazza|straat|laan|plein|ulica|ul\.|rua|avenida)\b/iu;
+
+export function validIban(text: string): string | null {
+  const compact = text.replace(/ /g, '');
+  if (compact.length < 15 || compact.length > 34) return null;
+  const rearranged = compact.slice(4) + compact.slice(0, 4);
+  let rest = 0;
+  for (const ch of rearranged) {
+    const code = /\d/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
+    for (const digit of code) rest = (rest * 10 + Number(digit)) % 97;
+  }
+  return rest === 1 ? text : null;
+}
+
+export const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Document titles ("Invoice", "Rechnung") as normalised labels. */
+export const TITLES = new Set(DOCUMENT_TITLES.map(normalizeLabel));

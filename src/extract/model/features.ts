@@ -1,0 +1,486 @@
+/**
+ * Candidates and their features for the learned document-field model. For each target column
+ * whose role the model knows (a document number, issue and due dates, seller, buyer, the issuer's
+ * address, net, tax and total amounts, the currency), every value of a fitting shape on the page
+ * becomes a candidate, described by features about documents in general: the label words beside
+ * or above it in the lexicon's languages, its position, font size and weight, its own shape,
+ * arithmetic relations to the other amounts, and what the hand-written rules made of it.
+ */
+import { currencyIn } from '../coerce';
+import { findDates } from '../dates';
+import { conceptsOf, normalizeLabel } from '../lexicon';
+import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
+import type { Layout, Seg } from '../fields/layout';
+import { hasLegalForm, issuerDetail, nameLike, partyCandidates } from '../fields/parties';
+import { EMAIL_RE, findAmounts, POSTAL_LINE, STREET_LINE, TITLES, URL_RE } from '../fields/values';
+import { labelMatch, STAND_INS, type Want } from '../fields/wants';
+
+export type Role = 'number' | 'issue_date' | 'due_date' | 'seller' | 'buyer' | 'address' | 'net' | 'tax' | 'total' | 'currency';
+
+export const ROLES: Role[] = ['number', 'issue_date', 'due_date', 'seller', 'buyer', 'address', 'net', 'tax', 'total', 'currency'];
+
+const NUMERIC = new Set(['number', 'currency']);
+const TEXTUAL = new Set(['string', 'text']);
+
+/** The model's role for a column, or null for columns the label rules keep. */
+export function roleOf(want: Want): Role | null {
+  const { concept, column } = want;
+  const t = column.type;
+  if (concept === 'invoice_number' && (TEXTUAL.has(t) || NUMERIC.has(t))) return 'number';
+  if ((concept === 'invoice_date' || concept === 'date') && t === 'date') return 'issue_date';
+  if (concept === 'due_date' && t === 'date') return 'due_date';
+  if (concept === 'vendor' && TEXTUAL.has(t)) return 'seller';
+  if (concept === 'customer' && TEXTUAL.has(t)) return 'buyer';
+  if (concept === 'address' && TEXTUAL.has(t) && !namesCustomer(want)) return 'address';
+  if ((concept === 'net_amount' || concept === 'subtotal') && NUMERIC.has(t)) return 'net';
+  if (concept === 'tax_amount' && NUMERIC.has(t)) return 'tax';
+  if ((concept === 'total' || concept === 'amount_due') && NUMERIC.has(t)) return 'total';
+  if (concept === 'currency' && TEXTUAL.has(t)) return 'currency';
+  return null;
+}
+
+/**
+ * What is known of documents in general, as weights the training starts from and is pulled back
+ * to (raw feature units): the label rules' choice, a label naming the column, a label naming
+ * another field of its kind, a due phrase before a date, the party rules' verdicts. With a corpus
+ * this small the model departs from these only where the data show it.
+ */
+const COMMON_PRIOR = { 'rule:pick': 3, 'label:own': 2, 'label:sibling': -2, 'label:other': -1 };
+export const PRIORS: Record<Role, Record<string, number>> = {
+  number: COMMON_PRIOR,
+  issue_date: { ...COMMON_PRIOR, 'date:due_phrase': -2 },
+  due_date: { ...COMMON_PRIOR, 'date:due_phrase': 2 },
+  seller: { ...COMMON_PRIOR, 'party:rule_vendor': 2, 'party:rule_customer': -2 },
+  buyer: { ...COMMON_PRIOR, 'party:rule_customer': 2, 'party:rule_vendor': -2 },
+  address: COMMON_PRIOR,
+  net: COMMON_PRIOR,
+  tax: COMMON_PRIOR,
+  total: COMMON_PRIOR,
+  currency: COMMON_PRIOR,
+};
+
+export interface ModelCandidate {
+  /** The value as printed (dates as YYYY-MM-DD when the document decides the order). */
+  value: string;
+  line: number;
+  amount?: number;
+  features: Record<string, number>;
+}
+
+/** The families of concepts a label may name instead of the column's own: another date, another amount, another party. */
+const FAMILIES: Record<string, string[]> = {
+  date: ['invoice_date', 'date', 'due_date', 'delivery_date', 'order_date', 'period', 'period_start', 'period_end'],
+  amount: ['net_amount', 'subtotal', 'tax_amount', 'total', 'amount_due', 'line_amount', 'discount', 'unit_price', 'tax_rate', 'quantity'],
+  id: ['invoice_number', 'order_number', 'customer_number', 'reference', 'item_number', 'tax_id', 'delivery_note'],
+  party: ['vendor', 'customer', 'address', 'name'],
+};
+
+interface Context {
+  layout: Layout;
+  want: Want;
+  /** What the label rules chose for this column, normalised, with its score. */
+  rule: { value: string; score: number } | null;
+  pageMid: Map<number, number>;
+  maxSize: number;
+}
+
+const norm = (v: string) => normalizeLabel(v) || v.trim().toLowerCase();
+
+/** The label words of a position: the text before it on its segment or the segment to its left, and the segment above. */
+function labelsAt(layout: Layout, line: number, seg: Seg | undefined, before: string): { left: string; above: string } {
+  const row = layout.segs[line] ?? [];
+  let left = before.replace(/[\d.,:#/-]+\s*$/, '').trim();
+  if (!/\p{L}{2}/u.test(left) && seg) {
+    const k = row.indexOf(seg);
+    left = k > 0 ? row[k - 1]!.text : '';
+  }
+  let above = '';
+  const here = layout.lines[line];
+  if (seg && here && line > 0) {
+    for (let j = line - 1; j >= Math.max(0, line - 2); j--) {
+      const prev = layout.lines[j]!;
+      if (prev.page !== here.page) break;
+      const over = layout.segs[j]!.find((s) => Math.min(s.x1, seg.x1) - Math.max(s.x0, seg.x0) > 0);
+      if (over) {
+        above = over.text;
+        break;
+      }
+    }
+  }
+  return { left, above };
+}
+
+/**
+ * Label features relative to the column, so that one model serves every name a user gives it: how
+ * well the label names the column (its own words and concept, through the lexicon), and whether it
+ * names another field of the same family ("Due date" for an issue date) or of another kind.
+ */
+function labelFeatures(ctx: Context, f: Record<string, number>, left: string, above: string): void {
+  const l = left.slice(-60);
+  const a = /\d{3}/.test(above) ? '' : above.slice(0, 60);
+  const own = ctx.want.concept;
+  const family = Object.values(FAMILIES).find((members) => own !== null && members.includes(own)) ?? [];
+  const related = new Set([own, ...(STAND_INS[own ?? ''] ?? []).map(([c]) => c)]);
+  const side = (text: string, weight: number, key: string) => {
+    if (!text) return;
+    const hits = conceptsOf(text);
+    const concept = hits.find((h) => h.concept === own)?.score ?? 0;
+    const sibling = Math.max(0, ...hits.filter((h) => family.includes(h.concept) && !related.has(h.concept)).map((h) => h.score));
+    const other = Math.max(0, ...hits.filter((h) => !family.includes(h.concept) && !related.has(h.concept)).map((h) => h.score));
+    f['label:own'] = Math.max(f['label:own'] ?? 0, weight * labelMatch(ctx.want, text));
+    f['label:concept'] = Math.max(f['label:concept'] ?? 0, weight * concept);
+    f['label:sibling'] = Math.max(f['label:sibling'] ?? 0, weight * sibling);
+    f['label:other'] = Math.max(f['label:other'] ?? 0, weight * other);
+    if (/\p{L}{2}/u.test(text)) f[key] = 1;
+  };
+  side(l, 1, 'label:left');
+  side(a, 0.85, 'label:above');
+  f['label:colon'] = /[:：]\s*$/.test(l) ? 1 : 0;
+  if (hitsTaxRate(l)) f['label:percent'] = 1;
+}
+
+const hitsTaxRate = (text: string) => /%/.test(text) || conceptsOf(text).some((h) => h.concept === 'tax_rate' && h.score >= 0.6);
+
+/** How the layout pairs this segment with a label: beside it (1), under it (less), in a column of a table (half). */
+function placementOf(layout: Layout, seg: Seg | undefined): number {
+  if (!seg) return 0;
+  let best = 0;
+  for (const pair of layout.pairs) if (pair.seg === seg || (pair.seg.line === seg.line && pair.seg.x0 === seg.x0)) best = Math.max(best, pair.placement);
+  return best;
+}
+
+function positionFeatures(ctx: Context, f: Record<string, number>, line: number, seg?: Seg): void {
+  const { layout } = ctx;
+  const here = layout.lines[line]!;
+  const [top, bottom] = layout.pageSpan.get(here.page) ?? [here.y, here.y];
+  f['pos:y'] = bottom > top ? (here.y - top) / (bottom - top) : 0;
+  f['pos:first_page'] = here.page === layout.lines[0]!.page ? 1 : 0;
+  f['pos:table'] = here.page >= 10_000 ? 1 : 0;
+  f['pos:line'] = Math.min(1, line / 40);
+  f['pos:top5'] = line < 5 ? 1 : 0;
+  if (seg && !layout.plain) f['pos:right'] = seg.x0 > (ctx.pageMid.get(seg.page) ?? Infinity) ? 1 : 0;
+  if (!layout.plain) {
+    f['font:size'] = ctx.maxSize > 0 ? here.size / ctx.maxSize : 0;
+    f['font:bold'] = here.bold ? 1 : 0;
+  }
+  if (here.confidence !== undefined) f['ocr:confidence'] = here.confidence;
+}
+
+function ruleFeatures(ctx: Context, f: Record<string, number>, value: string): void {
+  if (ctx.rule && norm(ctx.rule.value) === norm(value)) {
+    f['rule:pick'] = 1;
+    f['rule:score'] = ctx.rule.score;
+  }
+}
+
+function segAt(layout: Layout, line: number, start: number): Seg | undefined {
+  // A line's text is its segments joined by single spaces: find the segment holding `start`.
+  let offset = 0;
+  for (const seg of layout.segs[line] ?? []) {
+    const end = offset + seg.text.length;
+    if (start <= end) return seg;
+    offset = end + 1;
+  }
+  return layout.segs[line]?.at(-1);
+}
+
+// ---------------------------------------------------------------- per role
+
+function dateCandidates(ctx: Context): ModelCandidate[] {
+  const { layout } = ctx;
+  const out: ModelCandidate[] = [];
+  layout.lines.forEach((line, i) => {
+    for (const d of findDates(line.text, layout.order)) {
+      const value = d.iso ?? d.raw;
+      const seg = segAt(layout, i, d.start);
+      const segStart = line.text.indexOf(seg?.text ?? '');
+      const before = seg && segStart >= 0 && segStart <= d.start ? line.text.slice(segStart, d.start) : line.text.slice(0, d.start);
+      const { left, above } = labelsAt(layout, i, seg, before);
+      const f: Record<string, number> = {};
+      labelFeatures(ctx, f, left, above);
+      positionFeatures(ctx, f, i, seg);
+      ruleFeatures(ctx, f, value);
+      f['pair:placement'] = placementOf(layout, seg);
+      f['date:due_phrase'] = endsWithDuePhrase(line.text.slice(Math.max(0, d.start - 60), d.start)) ? 1 : 0;
+      f['date:decided'] = d.iso ? 1 : 0;
+      f['date:time_after'] = /^\s*\d{1,2}:\d{2}/.test(line.text.slice(d.end)) ? 1 : 0;
+      f['date:period'] = /^\s*(?:[-–—~]|to|bis|au|al|tot|do)\s*\d/i.test(line.text.slice(d.end)) || /(?:[-–—~]|to|bis)\s*$/i.test(line.text.slice(0, d.start)) ? 1 : 0;
+      f['date:alone'] = line.text.trim().length - d.raw.length <= 2 ? 1 : 0;
+      out.push({ value, line: i, features: f });
+    }
+  });
+  const values = out.map((c) => c.value).filter((v) => /^\d{4}-\d{2}-\d{2}$/.test(v)).sort();
+  for (const c of out) {
+    const count = out.filter((o) => o.value === c.value).length;
+    c.features['date:count'] = Math.log1p(count);
+    c.features['date:earliest'] = c.value === values[0] ? 1 : 0;
+    c.features['date:latest'] = c.value === values.at(-1) ? 1 : 0;
+    c.features['date:first_seen'] = out.find((o) => o.value === c.value) === c ? 1 : 0;
+    c.features['date:rank'] = out.findIndex((o) => o.value === c.value) / Math.max(1, out.length);
+  }
+  return out;
+}
+
+const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
+
+function amountCandidates(ctx: Context): ModelCandidate[] {
+  const { layout } = ctx;
+  const out: ModelCandidate[] = [];
+  layout.lines.forEach((line, i) => {
+    const amounts = findAmounts(line.text, findDates(line.text, null)).filter((a) => a.money);
+    amounts.forEach((a, k) => {
+      const seg = segAt(layout, i, a.start);
+      const segStart = seg ? line.text.indexOf(seg.text) : -1;
+      const before = segStart >= 0 && segStart <= a.start ? line.text.slice(segStart, a.start) : line.text.slice(0, a.start);
+      const { left, above } = labelsAt(layout, i, seg, before);
+      const placement = placementOf(layout, seg);
+      // A figure in a column of figures under a header is a table's, not a field of the document,
+      // unless a label of the column's own stands beside it.
+      const inColumn = !!seg && layout.pairs.some((p) => p.seg === seg && p.placement <= 0.5);
+      if (inColumn && labelMatch(ctx.want, left) < 0.5) return;
+      const f: Record<string, number> = {};
+      labelFeatures(ctx, f, left, above);
+      positionFeatures(ctx, f, i, seg);
+      ruleFeatures(ctx, f, a.raw);
+      f['pair:placement'] = placement;
+      if (ctx.rule && !f['rule:pick']) {
+        const ruled = findAmounts(ctx.rule.value)[0];
+        if (ruled && close(ruled.value, a.value)) {
+          f['rule:pick'] = 1;
+          f['rule:score'] = ctx.rule.score;
+        }
+      }
+      f['amount:last_on_line'] = k === amounts.length - 1 ? 1 : 0;
+      f['amount:currency'] = a.currency ? 1 : 0;
+      f['amount:negative'] = a.value < 0 ? 1 : 0;
+      f['amount:zero'] = a.value === 0 ? 1 : 0;
+      f['amount:percent_line'] = /%/.test(line.text) ? 1 : 0;
+      f['amount:words'] = Math.min(1, line.text.replace(/[\d.,]+/g, ' ').split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length / 8);
+      out.push({ value: a.raw, amount: a.value, line: i, features: f });
+    });
+  });
+  const values = [...new Set(out.map((c) => c.amount!))].sort((a, b) => b - a);
+  for (const c of out) {
+    const v = c.amount!;
+    const rank = values.indexOf(v);
+    c.features['amount:rank'] = 1 / (1 + rank);
+    c.features['amount:max'] = rank === 0 ? 1 : 0;
+    c.features['amount:count'] = Math.log1p(out.filter((o) => close(o.amount!, v)).length);
+    // Arithmetic: the sum of two other amounts (a total), or a part of such a sum (net, tax).
+    let sum = 0;
+    let part = 0;
+    for (const a of values) {
+      if (a === v || a <= 0) continue;
+      if (values.some((b) => b !== a && b !== v && b > 0 && close(a + b, v))) sum = 1;
+      if (values.some((b) => b !== v && close(v + a, b))) part = 1;
+    }
+    c.features['amount:sum_of_two'] = sum;
+    c.features['amount:part_of_sum'] = part;
+  }
+  return out;
+}
+
+const NUMBER_SIGN = /(?:^|\s)(?:no\.?|nr\.?|n[°º]\.?|#|number|nummer|numéro|número|numero)\s*:?\s*(\S+(?:\s+\S+)?)/giu;
+const TITLE_WORDS = [...TITLES].filter((t) => !t.includes(' '));
+
+/**
+ * Whether a text names a document by its title among its last four words: a title itself, or a
+ * compound that ends in one ("Handelsrechnung", "Stornorechnung").
+ */
+function titled(text: string): boolean {
+  // "Invoice date" names a date, not the invoice.
+  const top = conceptsOf(text)[0];
+  if (top && top.score >= 0.6 && top.concept !== 'invoice_number') return false;
+  const words = normalizeLabel(text).split(' ').filter(Boolean).slice(-4);
+  return words.some((w) => TITLES.has(w) || TITLE_WORDS.some((t) => t.length >= 5 && w.length > t.length && w.endsWith(t)));
+}
+
+function numberCandidates(ctx: Context): ModelCandidate[] {
+  const { layout } = ctx;
+  const out: ModelCandidate[] = [];
+  const ids = FAMILIES.id!;
+  for (const pair of layout.pairs) {
+    // Only labelled identifiers: a figure in a table cell or an address is no document number.
+    const title = titled(pair.label);
+    if (!title && labelMatch(ctx.want, pair.label) < 0.5 && !conceptsOf(pair.label).some((h) => ids.includes(h.concept) && h.concept !== 'item_number' && h.score >= 0.6)) continue;
+    const id = pickId(pair.value, 'invoice_number');
+    if (!id) continue;
+    const f: Record<string, number> = {};
+    labelFeatures(ctx, f, pair.label, '');
+    if (title) f['id:title_label'] = 1;
+    f['pair:placement'] = pair.placement;
+    positionFeatures(ctx, f, pair.line, pair.seg);
+    ruleFeatures(ctx, f, id);
+    f['id:letters'] = /\p{L}/u.test(id) ? 1 : 0;
+    f['id:length'] = Math.min(1, id.length / 20);
+    f['id:date_like'] = findDates(id, null).length ? 1 : 0;
+    out.push({ value: id, line: pair.line, features: f });
+  }
+  // "<title> Nr. 123", the title perhaps a compound ("Handelsrechnung") or followed by words.
+  layout.lines.forEach((line, i) => {
+    for (const m of line.text.matchAll(NUMBER_SIGN)) {
+      if (!titled(line.text.slice(Math.max(0, m.index! - 50), m.index!))) continue;
+      const id = pickId(m[1]!, 'invoice_number');
+      if (!id) continue;
+      const f: Record<string, number> = { 'id:title': 1, 'id:sign': 1, 'id:letters': /\p{L}/u.test(id) ? 1 : 0, 'id:length': Math.min(1, id.length / 20) };
+      positionFeatures(ctx, f, i);
+      ruleFeatures(ctx, f, id);
+      out.push({ value: id, line: i, features: f });
+    }
+  });
+  for (const t of titleNumberCandidates(layout)) {
+    const f: Record<string, number> = { 'id:title': 1, 'id:letters': /\p{L}/u.test(t.value) ? 1 : 0, 'id:length': Math.min(1, t.value.length / 20) };
+    positionFeatures(ctx, f, t.line);
+    ruleFeatures(ctx, f, t.value);
+    out.push({ value: t.value, line: t.line, features: f });
+  }
+  for (const c of out) c.features['id:count'] = Math.log1p(out.filter((o) => o.value === c.value).length);
+  return out;
+}
+
+function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: Want[]): ModelCandidate[] {
+  const { layout } = ctx;
+  const ruled = partyCandidates(layout, wants);
+  const scoreOf = (list: Candidate[], value: string) => Math.max(0, ...list.filter((c) => norm(c.value) === norm(value)).map((c) => c.score));
+  const out: ModelCandidate[] = [];
+  const seen = new Set<string>();
+  const firstPage = layout.lines[0]!.page;
+  const add = (value: string, line: number, seg: Seg | undefined) => {
+    const key = `${norm(value)}|${line}`;
+    if (seen.has(key) || !value.trim()) return;
+    seen.add(key);
+    const f: Record<string, number> = {};
+    const { left, above } = seg ? labelsAt(layout, line, seg, '') : { left: '', above: '' };
+    labelFeatures(ctx, f, left, above);
+    positionFeatures(ctx, f, line, seg);
+    ruleFeatures(ctx, f, value);
+    f['party:rule_vendor'] = scoreOf(ruled.vendor, value);
+    f['party:rule_customer'] = scoreOf(ruled.customer, value);
+    f['party:legal_form'] = hasLegalForm(value) ? 1 : 0;
+    f['party:caps'] = value === value.toUpperCase() && /\p{Lu}{3}/u.test(value) ? 1 : 0;
+    f['party:words'] = Math.min(1, value.split(/\s+/).length / 8);
+    f['party:digits'] = /\d/.test(value) ? 1 : 0;
+    const below = layout.lines.slice(line + 1, line + 5).map((l) => l.text);
+    f['party:address_below'] = below.some((t) => POSTAL_LINE.test(t) || STREET_LINE.test(t)) ? 1 : 0;
+    f['party:contacts_below'] = below.some(issuerDetail) ? 1 : 0;
+    const visible = layout.lines.slice(0, line).filter((l) => l.page === firstPage && /\p{L}{2}/u.test(l.text)).length;
+    f['party:line_rank'] = 1 / (1 + visible);
+    out.push({ value, line, features: f });
+  };
+  layout.segs.forEach((row, i) => {
+    if (layout.lines[i]!.page !== firstPage || i > 60) return;
+    for (const seg of row) if (nameLike(seg.text)) add(seg.text.trim(), i, seg);
+  });
+  for (const c of side === 'vendor' ? ruled.vendor : ruled.customer) if (c.line >= 0) add(c.value, c.line, layout.segs[c.line]?.[0]);
+  return out;
+}
+
+const CONTACT = /\b(?:tel|phone|fax|hp|mobile|gst|vat|reg|tin|ust|email|e-mail|www|invoice|receipt|date|cashier|no\.?:)\b/i;
+
+/** The issuer's address: runs of one to six consecutive lines near the top of the first page, joined with spaces. */
+function addressCandidates(ctx: Context): ModelCandidate[] {
+  const { layout } = ctx;
+  const out: ModelCandidate[] = [];
+  const firstPage = layout.lines[0]!.page;
+  const n = Math.min(layout.lines.length, 25);
+  const usable = (i: number) => {
+    const t = layout.lines[i]!.text;
+    return layout.lines[i]!.page === firstPage && !EMAIL_RE.test(t) && !URL_RE.test(t) && !findDates(t, null).length;
+  };
+  for (let s = 0; s < n; s++) {
+    if (!usable(s)) continue;
+    for (let k = 1; k <= 6 && s + k <= n; k++) {
+      if (!usable(s + k - 1)) break;
+      const texts = layout.lines.slice(s, s + k).map((l) => l.text.trim());
+      const value = texts.join(' ').replace(/\s+/g, ' ');
+      const f: Record<string, number> = {};
+      const { above } = labelsAt(layout, s, layout.segs[s]?.[0], '');
+      labelFeatures(ctx, f, '', above);
+      positionFeatures(ctx, f, s, layout.segs[s]?.[0]);
+      ruleFeatures(ctx, f, value);
+      const prev = s > 0 ? layout.lines[s - 1]!.text : '';
+      const next = s + k < layout.lines.length ? layout.lines[s + k]!.text : '';
+      f['addr:lines'] = k / 6;
+      f['addr:postal_last'] = POSTAL_LINE.test(texts.at(-1)!) || /\b\d{5}\b/.test(texts.at(-1)!) ? 1 : 0;
+      f['addr:postal_any'] = texts.some((t) => POSTAL_LINE.test(t) || /\b\d{5}\b/.test(t)) ? 1 : 0;
+      f['addr:street_first'] = STREET_LINE.test(texts[0]!) || /\d/.test(texts[0]!) ? 1 : 0;
+      f['addr:legal_form'] = texts.some(hasLegalForm) ? 1 : 0;
+      f['addr:contact_inside'] = texts.some((t) => CONTACT.test(t) || issuerDetail(t)) ? 1 : 0;
+      f['addr:contact_next'] = !next || CONTACT.test(next) || issuerDetail(next) || findDates(next, null).length > 0 ? 1 : 0;
+      f['addr:name_before'] = prev && (hasLegalForm(prev) || s === 1) ? 1 : 0;
+      f['addr:legal_prev'] = hasLegalForm(prev) ? 1 : 0;
+      f['addr:comma_end'] = /,\s*$/.test(texts.at(-1)!) ? 1 : 0;
+      f['addr:amount_inside'] = texts.some((t) => findAmounts(t).some((a) => a.money)) ? 1 : 0;
+      out.push({ value, line: s, features: f });
+    }
+  }
+  return out;
+}
+
+/** Currencies: codes and signs beside the amounts, a "Currency:" label, or the language's usual currency. */
+function currencyCandidates(ctx: Context, language: string | null): ModelCandidate[] {
+  const { layout } = ctx;
+  const counts = new Map<string, { attached: number; loose: number; labelled: number; line: number }>();
+  const bump = (code: string, key: 'attached' | 'loose' | 'labelled', line: number) => {
+    const c = counts.get(code) ?? { attached: 0, loose: 0, labelled: 0, line };
+    c[key]++;
+    counts.set(code, c);
+  };
+  layout.lines.forEach((line, i) => {
+    const amounts = findAmounts(line.text);
+    for (const a of amounts) if (a.currency) bump(a.currency, 'attached', i);
+    const code = currencyIn(line.text);
+    if (code && amounts.some((a) => a.money && !a.currency)) bump(code, 'loose', i);
+    if (code && conceptsOf(line.text.split(/[:：]/)[0]!).some((h) => h.concept === 'currency' && h.score >= 0.8)) bump(code, 'labelled', i);
+  });
+  const usual: Record<string, string> = { de: 'EUR', fr: 'EUR', es: 'EUR', it: 'EUR', nl: 'EUR', pt: 'EUR', pl: 'PLN' };
+  const fromLanguage = language ? usual[language] : undefined;
+  if (fromLanguage && !counts.has(fromLanguage)) counts.set(fromLanguage, { attached: 0, loose: 0, labelled: 0, line: -1 });
+  const most = Math.max(0, ...[...counts.values()].map((c) => c.attached + c.loose));
+  return [...counts].map(([code, c]) => ({
+    value: code,
+    line: c.line,
+    features: {
+      'cur:attached': Math.log1p(c.attached),
+      'cur:loose': Math.log1p(c.loose),
+      'cur:labelled': c.labelled ? 1 : 0,
+      'cur:most': c.attached + c.loose === most && most > 0 ? 1 : 0,
+      'cur:language': code === fromLanguage ? 1 : 0,
+      ...(ctx.rule && ctx.rule.value.toUpperCase() === code ? { 'rule:pick': 1, 'rule:score': ctx.rule.score } : {}),
+    },
+  }));
+}
+
+/** Every candidate of a role in a document, with its features. */
+export function modelCandidates(
+  role: Role,
+  layout: Layout,
+  want: Want,
+  wants: Want[],
+  rule: { value: string; score: number } | null,
+  language: string | null,
+): ModelCandidate[] {
+  if (!layout.lines.length) return [];
+  const pageMid = new Map<number, number>();
+  for (const seg of layout.segs.flat()) pageMid.set(seg.page, Math.max(pageMid.get(seg.page) ?? 0, seg.x1 / 2));
+  const ctx: Context = { layout, want, rule, pageMid, maxSize: Math.max(0, ...layout.lines.map((l) => l.size)) };
+  switch (role) {
+    case 'issue_date':
+    case 'due_date':
+      return dateCandidates(ctx);
+    case 'net':
+    case 'tax':
+    case 'total':
+      return amountCandidates(ctx);
+    case 'number':
+      return numberCandidates(ctx);
+    case 'seller':
+      return partyModelCandidates(ctx, 'vendor', wants);
+    case 'buyer':
+      return partyModelCandidates(ctx, 'customer', wants);
+    case 'address':
+      return addressCandidates(ctx);
+    case 'currency':
+      return currencyCandidates(ctx, language);
+  }
+}

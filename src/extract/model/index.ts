@@ -1,0 +1,144 @@
+/**
+ * The learned document-field model: candidates per role scored by a conditional logit trained
+ * from the dev corpus (`npm run train`, weights in fields.weights.json), then decoded jointly
+ * under constraints: net + tax = total within rounding, the due date not before the issue date,
+ * seller and buyer different parties. Each written field carries its probability; a row's
+ * confidence comes from its fields, an empty field that is usually present counting against it.
+ */
+import type { Candidate } from '../fields/candidates';
+import type { Layout } from '../fields/layout';
+import { findAmounts } from '../fields/values';
+import type { Want } from '../fields/wants';
+import { languageOf, normalizeLabel } from '../lexicon';
+import { modelCandidates, roleOf, type ModelCandidate, type Role } from './features';
+import WEIGHTS from './fields.weights.json';
+import { probabilities, type RoleWeights } from './logit';
+
+export type Weights = Partial<Record<Role, RoleWeights>>;
+
+const DEFAULT_WEIGHTS = WEIGHTS as unknown as { roles: Weights };
+
+export interface Option {
+  value: string;
+  p: number;
+  line: number;
+  amount?: number;
+}
+
+export interface RoleOptions {
+  want: Want;
+  role: Role;
+  /** Distinct values, likeliest first. */
+  options: Option[];
+  none: number;
+  model: RoleWeights;
+}
+
+/** The key two candidates share when they are one value ("1.234,50" twice, a name on two lines). */
+function keyOf(role: Role, c: ModelCandidate): string {
+  if (c.amount !== undefined) return `#${Math.round(c.amount * 100)}`;
+  return role === 'currency' ? c.value.toUpperCase() : normalizeLabel(c.value) || c.value;
+}
+
+/** Every modelled column's options: candidates, their features and probabilities. */
+export function roleOptions(layout: Layout, wants: Want[], result: Map<string, Candidate>, weights: Weights = DEFAULT_WEIGHTS.roles): Array<RoleOptions & { candidates: ModelCandidate[] }> {
+  const out: Array<RoleOptions & { candidates: ModelCandidate[] }> = [];
+  const language = languageOf(layout.pairs.map((p) => p.label));
+  for (const want of wants) {
+    const role = roleOf(want);
+    const model = role ? weights[role] : undefined;
+    if (!role || !model) continue;
+    const rule = result.get(want.column.id);
+    const candidates = modelCandidates(role, layout, want, wants, rule && rule.score > 0 ? { value: rule.value, score: rule.score } : null, language);
+    const { p, none } = probabilities(model, candidates.map((c) => c.features));
+    const byKey = new Map<string, Option>();
+    candidates.forEach((c, i) => {
+      const key = keyOf(role, c);
+      const seen = byKey.get(key);
+      if (seen) seen.p += p[i]!;
+      else byKey.set(key, { value: c.value, p: p[i]!, line: c.line, amount: c.amount });
+    });
+    const options = [...byKey.values()].sort((a, b) => b.p - a.p || a.line - b.line);
+    out.push({ want, role, options, none, model, candidates });
+  }
+  return out;
+}
+
+const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
+const TOP = 4;
+
+/** The joint choice: one option (or none) per column, the likeliest that keeps the constraints. */
+export function decode(all: RoleOptions[]): Map<string, Option | null> {
+  const chosen = new Map<string, Option | null>();
+  const byRole = (role: Role) => all.find((r) => r.role === role);
+  // Values below their role's threshold are no choices: the field is then left empty.
+  const choices = (r: RoleOptions | undefined): Array<Option | null> => (r ? [...r.options.filter((o) => o.p >= r.model.threshold).slice(0, TOP), null] : [null]);
+  const logp = (r: RoleOptions | undefined, o: Option | null) => (r ? Math.log(Math.max(1e-9, o ? o.p : Math.max(r.none, 1 - r.options.reduce((s, x) => s + x.p, 0)))) : 0);
+  const amountOf = (o: Option | null) => (o ? (o.amount ?? findAmounts(o.value)[0]?.value ?? null) : null);
+
+  const [net, tax, total] = [byRole('net'), byRole('tax'), byRole('total')];
+  // A tax printed on the document (however its column decides): a "subtotal" equal to the total is then gross, no net.
+  const taxPrinted = !!tax && tax.options.some((o) => o.p >= 0.3 && (amountOf(o) ?? 0) > 0);
+  const grossTotals = (total?.options ?? []).filter((o) => o.p >= 0.3).map(amountOf).filter((v): v is number => v !== null);
+  if (net || tax || total) {
+    let best = { score: -Infinity, picks: [null, null, null] as Array<Option | null> };
+    for (const n of choices(net))
+      for (const t of choices(tax))
+        for (const T of choices(total)) {
+          let score = logp(net, n) + logp(tax, t) + logp(total, T);
+          const [a, b, c] = [amountOf(n), amountOf(t), amountOf(T)];
+          if (a !== null && taxPrinted && grossTotals.some((g) => close(a, g))) continue;
+          // Three amounts that do not add up are never written together: one of them is left out.
+          if (a !== null && b !== null && c !== null) {
+            if (!close(a + b, c)) continue;
+            score += 1;
+          }
+          // Net and tax are parts of the total: neither exceeds it.
+          if (c !== null && ((a !== null && a > c + 0.011 && b !== null && b >= 0) || (b !== null && b > c))) score -= 2;
+          if (score > best.score) best = { score, picks: [n, t, T] };
+        }
+    [net, tax, total].forEach((r, i) => r && chosen.set(r.want.column.id, best.picks[i]!));
+  }
+
+  const [issue, due] = [byRole('issue_date'), byRole('due_date')];
+  if (issue || due) {
+    let best = { score: -Infinity, picks: [null, null] as Array<Option | null> };
+    for (const i of choices(issue))
+      for (const d of choices(due)) {
+        if (i && d && /^\d{4}-\d{2}-\d{2}$/.test(i.value) && /^\d{4}-\d{2}-\d{2}$/.test(d.value) && d.value < i.value) continue;
+        const score = logp(issue, i) + logp(due, d);
+        if (score > best.score) best = { score, picks: [i, d] };
+      }
+    [issue, due].forEach((r, i) => r && chosen.set(r.want.column.id, best.picks[i]!));
+  }
+
+  const [seller, buyer] = [byRole('seller'), byRole('buyer')];
+  if (seller || buyer) {
+    let best = { score: -Infinity, picks: [null, null] as Array<Option | null> };
+    for (const s of choices(seller))
+      for (const b of choices(buyer)) {
+        if (s && b && normalizeLabel(s.value) === normalizeLabel(b.value)) continue;
+        const score = logp(seller, s) + logp(buyer, b);
+        if (score > best.score) best = { score, picks: [s, b] };
+      }
+    [seller, buyer].forEach((r, i) => r && chosen.set(r.want.column.id, best.picks[i]!));
+  }
+
+  for (const r of all) if (!chosen.has(r.want.column.id)) chosen.set(r.want.column.id, choices(r)[0] ?? null);
+  return chosen;
+}
+
+/**
+ * The learned fields of a document: for each modelled column its value and probability, or an
+ * empty field with how much the emptiness costs the row (the share of documents that have it).
+ */
+export function learnedFields(layout: Layout, wants: Want[], result: Map<string, Candidate>, weights?: Weights): Map<string, { value: string | null; p: number; presence: number }> {
+  const all = roleOptions(layout, wants, result, weights);
+  const chosen = decode(all);
+  const out = new Map<string, { value: string | null; p: number; presence: number }>();
+  for (const r of all) {
+    const o = chosen.get(r.want.column.id) ?? null;
+    out.set(r.want.column.id, { value: o?.value ?? null, p: o ? Math.min(1, o.p) : 0, presence: r.model.presence });
+  }
+  return out;
+}

@@ -1,0 +1,94 @@
+/**
+ * A conditional logit (softmax over a document's candidates for one role, plus "none of them"):
+ * P(candidate) = exp(w·x) / (exp(b) + Σ exp(w·x')). Trained by full-batch gradient descent with
+ * an L2 penalty from zero weights, so two runs on the same data give the same weights.
+ */
+
+export interface RoleWeights {
+  /** Feature names in the order of `weights`. */
+  names: string[];
+  mean: number[];
+  scale: number[];
+  weights: number[];
+  /** The score of "none of the candidates". */
+  none: number;
+  /** A value is written when its probability reaches this (chosen by cross-validation). */
+  threshold: number;
+  /** Share of training documents that have this field: an empty field counts against a row by it. */
+  presence: number;
+}
+
+export interface Group {
+  /** One feature vector per candidate. */
+  x: Array<Record<string, number>>;
+  /** Indices of the right candidates; empty when none is right (the answer is "none"). */
+  right: number[];
+}
+
+export function featureNames(groups: Group[]): string[] {
+  const names = new Set<string>();
+  for (const g of groups) for (const x of g.x) for (const k of Object.keys(x)) names.add(k);
+  return [...names].sort();
+}
+
+/**
+ * Features a source may not have (font sizes and positions of plain text, OCR confidence of a text
+ * layer) are left out when unknown and then count as average, not as zero.
+ */
+const OPTIONAL = /^(?:font:|ocr:|pos:right$)/;
+
+const valueOf = (x: Record<string, number>, name: string, mean: number) => x[name] ?? (OPTIONAL.test(name) ? mean : 0);
+
+const vector = (x: Record<string, number>, names: string[], mean: number[], scale: number[]) => names.map((n, i) => (valueOf(x, n, mean[i]!) - mean[i]!) / scale[i]!);
+
+/** Candidate probabilities and the probability of none, for one document. */
+export function probabilities(model: RoleWeights, x: Array<Record<string, number>>): { p: number[]; none: number } {
+  const scores = x.map((c) => vector(c, model.names, model.mean, model.scale).reduce((s, v, i) => s + v * model.weights[i]!, 0));
+  const top = Math.max(model.none, ...scores);
+  const exps = scores.map((s) => Math.exp(s - top));
+  const noneExp = Math.exp(model.none - top);
+  const sum = exps.reduce((a, b) => a + b, noneExp);
+  return { p: exps.map((e) => e / sum), none: noneExp / sum };
+}
+
+/** Fits the weights; `prior` is what the penalty pulls them towards (see PRIORS in features.ts). */
+export function train(groups: Group[], options: { iterations?: number; l2?: number; rate?: number; prior?: Record<string, number> } = {}): Omit<RoleWeights, 'threshold' | 'presence'> {
+  const names = featureNames(groups);
+  const d = names.length;
+  const all = groups.flatMap((g) => g.x);
+  const known = (n: string) => all.filter((x) => x[n] !== undefined || !OPTIONAL.test(n));
+  const mean = names.map((n) => {
+    const xs = known(n);
+    return xs.reduce((s, x) => s + (x[n] ?? 0), 0) / Math.max(1, xs.length);
+  });
+  const scale = names.map((n, i) => Math.sqrt(all.reduce((s, x) => s + (valueOf(x, n, mean[i]!) - mean[i]!) ** 2, 0) / Math.max(1, all.length)) || 1);
+  const data = groups.map((g) => ({ x: g.x.map((c) => vector(c, names, mean, scale)), right: g.right }));
+  const { iterations = 800, l2 = 0.01, rate = 0.5, prior = {} } = options;
+  // The penalty pulls towards `prior` (raw feature units), not towards zero. In standardised units a raw weight is multiplied by the feature's scale.
+  const w0 = names.map((n, i) => (prior[n] ?? 0) * scale[i]!);
+  const w = [...w0];
+  let b = 0;
+  const n = Math.max(1, data.length);
+  for (let it = 0; it < iterations; it++) {
+    const gw = new Array<number>(d).fill(0);
+    let gb = 0;
+    for (const g of data) {
+      const scores = g.x.map((v) => v.reduce((s, x, i) => s + x * w[i]!, 0));
+      const top = Math.max(b, ...scores);
+      const exps = scores.map((s) => Math.exp(s - top));
+      const noneExp = Math.exp(b - top);
+      const sum = exps.reduce((a, e) => a + e, noneExp);
+      // Gradient of -log P(right): expected features under the model minus under the right answers.
+      const rightSum = g.right.length ? g.right.reduce((s, i) => s + exps[i]!, 0) : noneExp;
+      g.x.forEach((v, k) => {
+        const p = exps[k]! / sum;
+        const q = g.right.includes(k) ? exps[k]! / rightSum : 0;
+        for (let i = 0; i < d; i++) gw[i]! += (p - q) * v[i]!;
+      });
+      gb += noneExp / sum - (g.right.length ? 0 : 1);
+    }
+    for (let i = 0; i < d; i++) w[i]! -= rate * (gw[i]! / n + l2 * (w[i]! - w0[i]!));
+    b -= rate * (gb / n);
+  }
+  return { names, mean, scale, weights: w.map((v) => Math.round(v * 1e6) / 1e6), none: Math.round(b * 1e6) / 1e6 };
+}

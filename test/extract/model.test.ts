@@ -1,0 +1,199 @@
+import { describe, expect, test } from 'bun:test';
+import type { Column } from '../../src/domain/columns';
+import { documentFields, linesFromText, ruleFields } from '../../src/extract/fields';
+import { decode, learnedFields, roleOptions, type Option, type RoleOptions } from '../../src/extract/model';
+import { modelCandidates, roleOf, type Role } from '../../src/extract/model/features';
+import { probabilities, train, type RoleWeights } from '../../src/extract/model/logit';
+
+const col = (id: string, name: string, type: Column['type'], description?: string): Column => ({ id, name, type, ...(description ? { description } : {}) }) as Column;
+
+const INVOICE_COLUMNS = [
+  col('invoice_number', 'Invoice number', 'string'),
+  col('issue_date', 'Issue date', 'date', 'the invoice date'),
+  col('due_date', 'Due date', 'date'),
+  col('seller', 'Seller', 'string', "the seller's (issuer's) name"),
+  col('buyer', 'Buyer', 'string', "the buyer's (customer's) name"),
+  col('net_amount', 'Net amount', 'number', 'invoice total without tax'),
+  col('tax_amount', 'Tax amount', 'number', 'total tax (VAT) amount'),
+  col('total_amount', 'Total amount', 'number', 'grand total including tax'),
+  col('currency', 'Currency', 'string', 'ISO 4217 code of the invoice currency'),
+];
+
+/** The candidates of one column in a small layout made from text. */
+function candidatesOf(text: string, columnId: string, columns = INVOICE_COLUMNS) {
+  const { layout, wants, result } = ruleFields(linesFromText(text), columns);
+  const want = wants.find((w) => w.column.id === columnId)!;
+  const role = roleOf(want)!;
+  const rule = result.get(columnId);
+  return modelCandidates(role, layout, want, wants, rule ? { value: rule.value, score: rule.score } : null, null);
+}
+
+describe('roles of columns', () => {
+  test('header columns get their roles, others none', () => {
+    const { wants } = ruleFields(linesFromText('x'), [...INVOICE_COLUMNS, col('sku', 'SKU', 'string'), col('address', 'Address', 'string', "the issuer's address")]);
+    expect(wants.map(roleOf)).toEqual(['number', 'issue_date', 'due_date', 'seller', 'buyer', 'net', 'tax', 'total', 'currency', null, 'address']);
+  });
+});
+
+describe('candidate features', () => {
+  test('an amount carries the label words beside it and above it, relative to the column', () => {
+    const cands = candidatesOf('Net amount    100.00\nVAT 19 %      19.00\nTotal         119.00', 'total_amount');
+    const total = cands.find((c) => c.value === '119.00')!;
+    expect(total.features['label:concept']).toBeGreaterThan(0.8);
+    expect(total.features['label:own']).toBeGreaterThan(0.8);
+    expect(total.features['label:sibling']).toBe(0);
+    // The tax names another amount than the column's.
+    expect(cands.find((c) => c.value === '19.00')!.features['label:sibling']).toBeGreaterThan(0.5);
+    expect(cands.find((c) => c.value === '19.00')!.features['label:percent']).toBe(1);
+    expect(cands.find((c) => c.value === '19.00')!.features['amount:percent_line']).toBe(1);
+    const above = candidatesOf('Grand total\n250.00', 'total_amount').find((c) => c.value === '250.00')!;
+    expect(above.features['label:concept']).toBeGreaterThan(0.5);
+    expect(above.features['label:above']).toBe(1);
+  });
+
+  test('arithmetic: the total is the sum of two amounts, net and tax parts of one', () => {
+    const cands = candidatesOf('Subtotal   100.00\nTax   19.00\nTotal   119.00\nPaid   200.00', 'total_amount');
+    const f = (v: string) => cands.find((c) => c.value === v)!.features;
+    expect(f('119.00')['amount:sum_of_two']).toBe(1);
+    expect(f('100.00')['amount:part_of_sum']).toBe(1);
+    expect(f('200.00')['amount:max']).toBe(1);
+    expect(f('200.00')['amount:sum_of_two']).toBe(0);
+  });
+
+  test('a date after a due phrase is marked, the earliest and latest dates too', () => {
+    const cands = candidatesOf('Invoice date: 01.03.2024\nPlease pay by 31.03.2024', 'due_date');
+    const due = cands.find((c) => c.value === '2024-03-31')!;
+    expect(due.features['date:due_phrase']).toBe(1);
+    expect(due.features['date:latest']).toBe(1);
+    const issue = cands.find((c) => c.value === '2024-03-01')!;
+    expect(issue.features['date:earliest']).toBe(1);
+    // For a due-date column the invoice date's label names a sibling.
+    expect(issue.features['label:sibling']).toBeGreaterThan(0.8);
+    expect(issue.features['label:concept']).toBe(0);
+  });
+
+  test('a party at the top with a legal form and an address under it', () => {
+    const cands = candidatesOf('Acme Tools GmbH\nHauptstraße 5\n10115 Berlin\n\nInvoice 2024-17', 'seller');
+    const acme = cands.find((c) => c.value === 'Acme Tools GmbH')!;
+    expect(acme.features['party:legal_form']).toBe(1);
+    expect(acme.features['party:address_below']).toBe(1);
+    expect(acme.features['party:line_rank']).toBe(1);
+  });
+
+  test('an address is a run of lines ending in a postal line before the contacts', () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
+    const cands = candidatesOf('Corner Store Ltd\n12 Market Street\nSpringfield 40170\nTel: 03-555 1234\nTotal 5.00', 'address', columns);
+    const full = cands.find((c) => c.value === '12 Market Street Springfield 40170')!;
+    expect(full.features['addr:postal_last']).toBe(1);
+    expect(full.features['addr:contact_next']).toBe(1);
+    expect(full.features['addr:legal_prev']).toBe(1);
+    expect(cands.find((c) => c.value.startsWith('12 Market Street Springfield 40170 Tel'))!.features['addr:contact_inside']).toBe(1);
+  });
+
+  test('currency: signs beside amounts, and the usual currency of the language as a weaker hint', () => {
+    const { layout, wants, result } = ruleFields(linesFromText('Total   € 12,00'), INVOICE_COLUMNS);
+    const want = wants.find((w) => w.column.id === 'currency')!;
+    const withSign = modelCandidates('currency', layout, want, wants, result.get('currency') ?? null, 'de');
+    expect(withSign.find((c) => c.value === 'EUR')!.features['cur:attached']).toBeGreaterThan(0);
+    const plain = ruleFields(linesFromText('Gesamtbetrag   12,00'), INVOICE_COLUMNS);
+    const fromLanguage = modelCandidates('currency', plain.layout, plain.wants.find((w) => w.column.id === 'currency')!, plain.wants, null, 'de');
+    expect(fromLanguage.map((c) => [c.value, c.features['cur:language']])).toEqual([['EUR', 1]]);
+  });
+});
+
+const model = (threshold = 0): RoleWeights => ({ names: [], mean: [], scale: [], weights: [], none: -5, threshold, presence: 1 });
+const role = (role: Role, id: string, options: Array<Partial<Option> & { value: string; p: number }>, threshold = 0): RoleOptions => ({
+  want: { column: col(id, id, 'number') } as RoleOptions['want'],
+  role,
+  options: options.map((o, i) => ({ line: i, ...o })),
+  none: 0.001,
+  model: model(threshold),
+});
+
+describe('joint decoding', () => {
+  test('net + tax = total wins over the likeliest amounts one by one', () => {
+    const chosen = decode([
+      role('net', 'net', [{ value: '90.00', amount: 90, p: 0.5 }, { value: '100.00', amount: 100, p: 0.45 }]),
+      role('tax', 'tax', [{ value: '19.00', amount: 19, p: 0.9 }]),
+      role('total', 'total', [{ value: '119.00', amount: 119, p: 0.9 }]),
+    ]);
+    expect(chosen.get('net')?.value).toBe('100.00');
+  });
+
+  test('a net or tax above the total is not taken', () => {
+    const chosen = decode([role('tax', 'tax', [{ value: '500.00', amount: 500, p: 0.6 }, { value: '19.00', amount: 19, p: 0.35 }]), role('total', 'total', [{ value: '119.00', amount: 119, p: 0.9 }])]);
+    expect(chosen.get('tax')?.value).toBe('19.00');
+  });
+
+  test('the due date is never before the issue date', () => {
+    const chosen = decode([
+      role('issue_date', 'issue', [{ value: '2024-03-10', p: 0.6 }, { value: '2024-03-01', p: 0.35 }]),
+      role('due_date', 'due', [{ value: '2024-03-05', p: 0.9 }]),
+    ]);
+    expect([chosen.get('issue')?.value, chosen.get('due')?.value]).toEqual(['2024-03-01', '2024-03-05']);
+  });
+
+  test('seller and buyer are different parties', () => {
+    const chosen = decode([role('seller', 'seller', [{ value: 'Acme GmbH', p: 0.7 }, { value: 'Other AG', p: 0.2 }]), role('buyer', 'buyer', [{ value: 'ACME GmbH', p: 0.9 }, { value: 'Kunde KG', p: 0.05 }])]);
+    expect(chosen.get('buyer')?.value).toBe('ACME GmbH');
+    expect(chosen.get('seller')?.value).toBe('Other AG');
+  });
+
+  test('a value below its role threshold is left empty', () => {
+    const chosen = decode([role('total', 'total', [{ value: '5.00', amount: 5, p: 0.3 }], 0.5)]);
+    expect(chosen.get('total')).toBeNull();
+  });
+});
+
+describe('the conditional logit', () => {
+  // Documents whose right candidate has feature "a" high; "b" is noise.
+  const groups = Array.from({ length: 30 }, (_, d) => ({
+    x: [0, 1, 2].map((k) => ({ a: k === d % 3 ? 1 : 0, b: ((d * 7 + k * 3) % 5) / 5 })),
+    right: d % 10 === 9 ? [] : [d % 3],
+  }));
+
+  test('training is deterministic and learns the telling feature', () => {
+    const one = train(groups);
+    expect(train(groups)).toEqual(one);
+    const weights = { ...one, threshold: 0, presence: 0.9 };
+    expect(one.weights[one.names.indexOf('a')]!).toBeGreaterThan(Math.abs(one.weights[one.names.indexOf('b')]!));
+    const { p, none } = probabilities(weights, [{ a: 0, b: 0.2 }, { a: 1, b: 0.2 }]);
+    expect(p[1]!).toBeGreaterThan(0.5);
+    expect(p[0]! + p[1]! + none).toBeCloseTo(1, 9);
+  });
+});
+
+describe('learned fields in a document', () => {
+  test('a small invoice: values, probabilities and a row confidence', () => {
+    const text = [
+      'Acme Tools GmbH',
+      'Hauptstraße 5, 10115 Berlin',
+      '',
+      'Invoice no.: 2024-017',
+      'Invoice date: 01.03.2024',
+      'Bill to: Kunde KG',
+      '',
+      'Net amount    100,00 EUR',
+      'VAT 19 %       19,00 EUR',
+      'Total         119,00 EUR',
+      'Please pay by 31.03.2024',
+    ].join('\n');
+    const fields = documentFields(linesFromText(text), INVOICE_COLUMNS);
+    expect(fields.values).toMatchObject({ issue_date: '2024-03-01', due_date: '2024-03-31', currency: 'EUR' });
+    expect(String(fields.values.total_amount)).toContain('119,00');
+    for (const id of Object.keys(fields.values)) expect(fields.scores[id]!).toBeGreaterThan(0);
+    expect(fields.confidence!).toBeGreaterThan(0.3);
+    expect(fields.confidence!).toBeLessThanOrEqual(1);
+  });
+
+  test('an empty field that documents usually have lowers the confidence', () => {
+    const lines = linesFromText('Total   119,00 EUR');
+    const { layout, wants, result } = ruleFields(lines, INVOICE_COLUMNS);
+    const learned = learnedFields(layout, wants, result);
+    expect(learned.get('due_date')!.value).toBeNull();
+    const all = roleOptions(layout, wants, result);
+    expect(all.length).toBe(INVOICE_COLUMNS.length);
+    const fields = documentFields(lines, INVOICE_COLUMNS);
+    expect(fields.confidence!).toBeLessThan(0.5);
+  });
+});
