@@ -103,7 +103,7 @@ function totalPrinted(text: string, total: number): boolean {
   return [plain, grouped].some((form) => new RegExp(`(?<![\\d.,])${form.replace(/[.,]/g, '\\$&')}(?![\\d])`).test(text));
 }
 
-export function fieldsFound(text: string, key: ReceiptKey, loose: boolean): Record<(typeof FIELDS)[number], boolean | null> {
+function fieldsFound(text: string, key: ReceiptKey, loose: boolean): Record<(typeof FIELDS)[number], boolean | null> {
   const contains = (value: string | null) => (value === null ? null : normal(text, loose).includes(normal(value, loose)));
   return {
     company: contains(key.company),
@@ -117,11 +117,13 @@ interface ReceiptRun {
   id: string;
   seconds: number;
   noText: boolean;
+  /** No page came back at all (a decoding error, the page's time limit), rather than a page without words. */
+  unread: boolean;
   strict: Record<string, boolean | null>;
   loose: Record<string, boolean | null>;
 }
 
-export function receiptCases(split: string): string[] {
+function receiptCases(split: string): string[] {
   const lines = readFileSync(join(CORPUS_DIR, 'cases.tsv'), 'utf8').trim().split('\n');
   const header = lines[0]!.split('\t');
   const column = (name: string) => header.indexOf(name);
@@ -153,11 +155,11 @@ async function readReceipts(ids: string[], perCase: boolean): Promise<ReceiptRun
       const { pages, nothingFound } = await ocrPages('image', bytes, 1);
       const seconds = (performance.now() - started) / 1000;
       const text = pages.flatMap((p) => p.words.map((w) => w.text)).join(' ');
-      const run: ReceiptRun = { id, seconds, noText: nothingFound !== null, strict: fieldsFound(text, key, false), loose: fieldsFound(text, key, true) };
+      const run: ReceiptRun = { id, seconds, noText: nothingFound !== null, unread: pages.length === 0, strict: fieldsFound(text, key, false), loose: fieldsFound(text, key, true) };
       runs.push(run);
       if (perCase) {
         const marks = FIELDS.map((f) => `${f[0]}${run.strict[f] ? '+' : run.loose[f] ? '~' : '-'}`).join(' ');
-        console.log(`${id}  ${marks}  ${seconds.toFixed(2)} s${run.noText ? '  NO TEXT' : ''}`);
+        console.log(`${id}  ${marks}  ${seconds.toFixed(2)} s${run.noText ? `  ${nothingFound}` : ''}`);
       }
     }
   } finally {
@@ -174,11 +176,15 @@ function receiptRows(runs: ReceiptRun[]): Array<Record<string, string>> {
   };
   const times = runs.map((r) => r.seconds).sort((a, b) => a - b);
   return [
-    { measure: 'key fields found verbatim (case, spacing)', value: share((r) => FIELDS.map((f) => r.strict[f]!)) },
-    ...FIELDS.map((f) => ({ measure: `  ${f}`, value: share((r) => [r.strict[f]!]) })),
-    { measure: 'key fields found, punctuation ignored too', value: share((r) => FIELDS.map((f) => r.loose[f]!)) },
-    { measure: 'receipts with no text recognised', value: `${runs.filter((r) => r.noText).length} of ${runs.length}` },
-    { measure: 'seconds per receipt (p50, p95, max)', value: `${percentile(times, 50).toFixed(2)}, ${percentile(times, 95).toFixed(2)}, ${times.at(-1)?.toFixed(2)}` },
+    { measure: 'key fields found verbatim (case, spacing)', value: share((r) => FIELDS.map((f) => r.strict[f]!)), target: '-' },
+    ...FIELDS.map((f) => ({ measure: `  ${f}`, value: share((r) => [r.strict[f]!]), target: '-' })),
+    { measure: 'key fields found, punctuation ignored too', value: share((r) => FIELDS.map((f) => r.loose[f]!)), target: '-' },
+    {
+      measure: 'receipts with no text recognised (of them: no page read)',
+      value: `${runs.filter((r) => r.noText).length} of ${runs.length} (${runs.filter((r) => r.unread).length})`,
+      target: '0',
+    },
+    { measure: 'seconds per receipt (p50, p95, max)', value: `${percentile(times, 50).toFixed(2)}, ${percentile(times, 95).toFixed(2)}, ${times.at(-1)?.toFixed(2)}`, target: '< 3 s' },
   ];
 }
 

@@ -112,21 +112,40 @@ export async function run(): Promise<void> {
         }
       }),
     );
-    const loadSeconds = (performance.now() - t0) / 1000;
+    const loadedAt = performance.now();
+    const loadSeconds = (loadedAt - t0) / 1000;
     results.push({ measure: `bulk load ${N} rows (1000/request, 2 in flight)`, value: `${Math.round(N / loadSeconds)} rows/s`, target: '>= 50,000 rows/s' });
+    // The first aggregate waits for the column cache, built in the background from LMDB (filtered
+    // walks then read it too); the first q waits for the search index the same way. Both come
+    // right after the load, as a user's would (builds go before the index merge); a wait longer
+    // than the request deadline is answered 408 and asked again.
+    const firstAnswer = async (path: string) => {
+      const started = performance.now();
+      let timeouts = 0;
+      for (;;) {
+        const reply = await fetch(`${base}${path}`, { headers });
+        await reply.arrayBuffer();
+        if (reply.status !== 408) {
+          ok(reply);
+          return `${((performance.now() - started) / 1000).toFixed(1)} s${timeouts ? ` (${timeouts} × 408 before)` : ''}`;
+        }
+        timeouts++;
+      }
+    };
+    results.push({ measure: 'first aggregate after the load (waits for the column cache, built in the background)', value: await firstAnswer('/rows/aggregate?aggs=sum:price&filter=status.eq.new'), target: '-' });
+    results.push({ measure: 'first q, after it (waits for the search index, built in the background)', value: await firstAnswer('/rows?q=freight'), target: '-' });
     // The loaded rows' index entries are merged in the background once the load stops: the list
     // queries are measured, one request at a time in turns, for as long as the table has rows not
     // merged (the store's merge marks, read from this process; LMDB allows readers beside the
     // server), then the server is left to finish the builds that follow.
     const store = open({ path: join(dataDir, 'db'), readOnly: true });
     const marks = store.openDB({ name: 'index_marks' });
-    const merging = () => {
+    const unmerged = () => {
       marks.resetReadTxn();
       return marks.getKeysCount() > 0;
     };
     const during = { offset: [] as number[], eq: [] as number[], range: [] as number[], q: [] as number[] };
-    const mergeStart = performance.now();
-    for (let i = 0; merging(); i++) {
+    for (let i = 0; unmerged(); i++) {
       for (const [name, make] of Object.entries(shapes) as Array<[keyof typeof during, (i: number) => Request]>) {
         const t = performance.now();
         const reply = await fetch(make(i));
@@ -135,9 +154,9 @@ export async function run(): Promise<void> {
         ok(reply);
       }
     }
-    const mergeSeconds = (performance.now() - mergeStart) / 1000;
+    const mergeSeconds = (performance.now() - loadedAt) / 1000;
     await store.close();
-    results.push({ measure: 'index merge after the load, list queries running (until every row is merged)', value: `${mergeSeconds.toFixed(1)} s`, target: '-' });
+    results.push({ measure: 'index merge, from the end of the load (builds go first), list queries running', value: `${mergeSeconds.toFixed(1)} s`, target: '-' });
     const buildSeconds = await waitIdle(server.proc.pid);
     results.push({ measure: 'background work after the merge (builds), until the server is idle', value: `${buildSeconds.toFixed(1)} s`, target: '-' });
     const duringMerge = (name: keyof typeof during) => {
@@ -155,18 +174,7 @@ export async function run(): Promise<void> {
       results.push({ measure: name, value: `p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms`, target, merging: merging && duringMerge(merging) });
     };
 
-    // The first aggregate waits for the column cache, built in the background from LMDB (filtered
-    // walks then read it too); the first q waits for the search index the same way. Both come
-    // first, so the latencies below are not measured beside a build (the server also starts both
-    // on its own 5-10 s after a large table stops changing).
-    const ta = performance.now();
-    await fetch(`${base}/rows/aggregate?aggs=sum:price&filter=status.eq.new`, { headers });
-    results.push({ measure: 'first aggregate (waits for the column cache, built in the background)', value: `${((performance.now() - ta) / 1000).toFixed(1)} s`, target: '-' });
-    const tq = performance.now();
-    await fetch(`${base}/rows?q=freight`, { headers });
-    results.push({ measure: 'first q, after it (waits for the search index, built in the background)', value: `${((performance.now() - tq) / 1000).toFixed(1)} s`, target: '-' });
     // Latencies are measured with the server idle: after the builds, and after their garbage.
-    await waitIdle(server.proc.pid);
     await measure('offset page (page=501&limit=20: offset 10,000), newest first', 'p95 < 1.5 ms', shapes.offset, 200, 'offset');
     await measure('offset page with eq filter (status.eq.X, page=201&limit=20)', 'p95 < 1.5 ms', (i) => get(`/rows?filter=status.eq.${STATUSES[i % 10]}&page=${191 + (i % 20)}&limit=20`)());
     await measure('eq filter (status.eq.X), newest first, limit 20', 'p95 < 1.4 ms', shapes.eq, 200, 'eq');

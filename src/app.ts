@@ -92,7 +92,7 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const search = new SearchIndexes(rowsStore, builds, current, (tableId, id) => columnCache.idString(tableId, id));
   const tables = new TablesService(store, tablesStore, clock, cursors, meta, rowsStore, search, columnCache);
   const tails = new IndexTails(rowsStore);
-  const merger = new IndexMerger(store, rowsStore, tablesStore, tails, log, config.indexMergeIdleMs, config.indexMergeRunRows, config.indexTailMaxRows, config.indexMergeSliceMs, foreground);
+  const merger = new IndexMerger(store, rowsStore, tablesStore, tails, log, config.indexMergeIdleMs, config.indexMergeRunRows, config.indexTailMaxRows, config.indexMergeSliceMs, foreground, builds);
   const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache, new RowIndex(rowsStore, tails));
   const outbound = new Outbound(config.outboundPolicy, network.resolver ?? systemResolver, config.webhookCa, `rowsmith/${VERSION}`);
   const sender = new WebhookSender(outbound, clock, config.webhookTimeoutMs);

@@ -2,12 +2,12 @@
  * Documents inside documents. An e-mail is its body plus its attachments, a ZIP archive its files:
  * each becomes a file of the batch of its own, named by its path (`message.eml/invoice.pdf`,
  * `march.zip/receipts/1.jpg`), with its own progress, result and row source. Containers nest (a
- * ZIP attached to an e-mail) up to MAX_CONTAINER_DEPTH; all that one uploaded document unpacks
- * into shares one budget of files and inflated bytes, so nesting cannot multiply the limits.
+ * ZIP attached to an e-mail) up to MAX_CONTAINER_DEPTH; all that one request unpacks shares one
+ * budget of files and inflated bytes, so neither nesting nor many uploads multiply the limits.
  * What cannot be unpacked fails as a file of its own, with the reason; the rest of the batch goes on.
  */
 import { detectFormat, UnreadableDocument, type Format, type SourceDocument } from './document';
-import { MAX_CONTAINER_DEPTH, MAX_CONTAINER_FILES, MAX_INFLATED } from './limits';
+import { inflatedSize, MAX_CONTAINER_DEPTH, MAX_CONTAINER_FILES, MAX_INFLATED } from './limits';
 import { messageAttachments, parseEmail } from './readers/email';
 import { unzip } from './readers/zip';
 
@@ -28,8 +28,8 @@ const failed = (doc: SourceDocument, format: Format, error: string): BatchFile =
 function spend(budget: Budget, bytes: number): string | null {
   budget.files++;
   budget.bytes += bytes;
-  if (budget.files > MAX_CONTAINER_FILES) return `more than ${MAX_CONTAINER_FILES} files unpacked from one upload; the rest are not read`;
-  if (budget.bytes > MAX_INFLATED) return `more than ${MAX_INFLATED / 1024 / 1024} MiB unpacked from one upload; the rest are not read`;
+  if (budget.files > MAX_CONTAINER_FILES) return `more than ${MAX_CONTAINER_FILES} files unpacked from one request; the rest are not read`;
+  if (budget.bytes > MAX_INFLATED) return `more than ${MAX_INFLATED / 1024 / 1024} MiB unpacked from one request; the rest are not read`;
   return null;
 }
 
@@ -39,7 +39,8 @@ async function unpack(doc: SourceDocument, format: Format, depth: number, budget
   const inner = async (child: SourceDocument, childFormat: Format | null, error?: string): Promise<BatchFile[]> => {
     const named = { ...child, name: `${doc.name}/${child.name}` };
     const over = spend(budget, child.bytes.byteLength);
-    if (over) return [failed(named, childFormat ?? 'text', over)];
+    // Past the budget nothing of the file is kept, not even to store it.
+    if (over) return [failed({ ...named, bytes: new Uint8Array() }, childFormat ?? 'text', over)];
     if (error) return [failed(named, childFormat ?? 'text', error)];
     if (!childFormat) return [failed(named, 'text', 'not a format rowsmith reads')];
     if (child.bytes.byteLength > maxFileBytes) return [failed(named, childFormat, `larger than the limit of ${maxFileBytes} bytes per file`)];
@@ -54,6 +55,8 @@ async function unpack(doc: SourceDocument, format: Format, depth: number, budget
       for (const a of documents) files.push(...(await inner(a.doc, a.format)));
       return files;
     }
+    // What the archive declares is checked against the request's budget before anything is inflated.
+    if (budget.bytes + (inflatedSize(doc.bytes) ?? 0) > MAX_INFLATED) return [failed(doc, format, `unpacking this archive would take more than ${MAX_INFLATED / 1024 / 1024} MiB for the request`)];
     const files: BatchFile[] = [];
     for (const entry of unzip(doc.bytes, maxFileBytes)) {
       const child = { name: entry.name, contentType: '', bytes: 'bytes' in entry ? entry.bytes : new Uint8Array() };
@@ -73,6 +76,7 @@ async function unpack(doc: SourceDocument, format: Format, depth: number, budget
  */
 export async function batchFiles(documents: SourceDocument[], formats: Format[], maxFileBytes: number): Promise<BatchFile[]> {
   const files: BatchFile[] = [];
-  for (const [i, doc] of documents.entries()) files.push(...(await unpack(doc, formats[i]!, 0, { files: 0, bytes: 0 }, maxFileBytes)));
+  const budget: Budget = { files: 0, bytes: 0 };
+  for (const [i, doc] of documents.entries()) files.push(...(await unpack(doc, formats[i]!, 0, budget, maxFileBytes)));
   return files;
 }

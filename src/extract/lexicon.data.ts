@@ -215,6 +215,22 @@ export const CONCEPTS: ConceptEntry[] = [
     weak: ['payment', 'payments', 'Zahlung', 'paiement', 'pago', 'pagamento', 'betaling', 'płatność'],
   },
   {
+    // What a till receipt prints after its total: the money handed over, the change given back, the rounding.
+    id: 'tendered',
+    level: 'document',
+    types: NUMERIC,
+    terms: {
+      en: ['cash', 'tendered', 'cash tendered', 'amount tendered', 'change', 'change due', 'rounding', 'rounding adjustment'],
+      de: ['Barzahlung', 'gegeben', 'Rückgeld', 'Wechselgeld', 'Rundung'],
+      fr: ['espèces', 'rendu', 'monnaie rendue', 'arrondi'],
+      es: ['efectivo', 'entregado', 'cambio', 'redondeo'],
+      it: ['contanti', 'resto', 'arrotondamento'],
+      nl: ['contant', 'wisselgeld', 'afronding'],
+      pl: ['gotówka', 'reszta', 'zaokrąglenie'],
+      pt: ['dinheiro', 'troco', 'arredondamento'],
+    },
+  },
+  {
     id: 'subtotal',
     level: 'document',
     types: NUMERIC,

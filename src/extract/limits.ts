@@ -14,7 +14,7 @@ const RATIO_FLOOR = 5 * MiB;
 /** No office document or archive of documents rowsmith should read inflates past this. */
 export const MAX_INFLATED = 200 * MiB;
 
-/** Files one archive or e-mail may hold: a month's invoices, not a file server's backup. */
+/** Files one archive, or all the containers of one request, may hold: a month's invoices, not a file server's backup. */
 export const MAX_CONTAINER_FILES = 100;
 /** Containers inside containers (a ZIP attached to an e-mail is 2 deep); deeper is refused. */
 export const MAX_CONTAINER_DEPTH = 3;

@@ -10,6 +10,7 @@
  */
 import type { Column } from '../domain/columns';
 import type { Strictness } from '../domain/tables';
+import { agreement, arithmeticColumns, itemRoles, MIN_AGREEMENT, type ItemRoles } from './arithmetic';
 import { assignMax } from './assign';
 import { ambiguousDate, coerce, fits, type ValueHints } from './coerce';
 import type { Cell, Reading, RecordGroup, SourceRecord, TableCandidate } from './document';
@@ -105,6 +106,8 @@ export interface FieldMatch {
   column: Column;
   field: string;
   score: number;
+  /** How well the field's header names the column, apart from its values. */
+  named?: number;
 }
 
 const MIN_SCORE = 0.45;
@@ -126,22 +129,22 @@ function valueScore(column: Column, values: unknown[], f: number): number {
 }
 
 /** How well `field` suits `column`, 0 when not at all; `position` is how near their places are, 0..1. */
-function pairScore(column: Column, field: Field, values: unknown[], hints: ValueHints, position: number): number {
+function pairScore(column: Column, field: Field, values: unknown[], hints: ValueHints, position: number): { score: number; name: number } {
   if (field.group) {
-    if ((column.type !== 'string' && column.type !== 'text') || values.length === 0) return 0;
+    if ((column.type !== 'string' && column.type !== 'text') || values.length === 0) return { score: 0, name: 0 };
     const named = GROUP_WORDS.test(`${column.name} ${column.description ?? ''} ${column.instruction ?? ''}`);
     // Group rows sit in the first column, so its header may name them ("Region" over region rows
     // and the cities under them): a column asking for groups takes that name first.
     const header = field.label ? nameScore(column, field.label) : 0;
-    return Math.max(named ? 0.7 : 0.32, header >= MIN_SCORE ? header * 0.98 + (named ? 0.05 : 0) : 0);
+    return { score: Math.max(named ? 0.7 : 0.32, header >= MIN_SCORE ? header * 0.98 + (named ? 0.05 : 0) : 0), name: header };
   }
-  if (values.length === 0) return 0;
+  if (values.length === 0) return { score: 0, name: 0 };
   const f = fit(column, values, hints);
   // The learned header score: the name rules, the thesaurus, abbreviations and the values' shape.
   const name = field.label ? headerScore(column, field.label, { fit: f, textual: textShare(values), position }) : 0;
   const named = name >= MIN_SCORE ? name * (0.4 + 0.6 * f) : 0;
   // A label that names no column ("Amounts in thousands" over the row labels) still offers its values.
-  return named >= MIN_SCORE ? named : valueScore(column, values, f) * (field.label ? 0.9 : 1);
+  return { score: named >= MIN_SCORE ? named : valueScore(column, values, f) * (field.label ? 0.9 : 1), name };
 }
 
 /** At most `n` of `values`, evenly spread over them. */
@@ -161,17 +164,13 @@ export function matchFields(columns: Column[], fields: Field[], documentHints: V
   // How well values fit a type is a share: a spread sample of a long column tells it as well.
   const present_ = all.map((values) => spread(values, 200));
   const position = (i: number, j: number) => positionOf(i, columns.length, j, fields.length);
-  const scores = columns.map((column, i) =>
-    fields.map((field, j) => {
-      const score = pairScore(column, field, present_[j]!, hints[j]!, position(i, j));
-      // A small preference for keeping the columns' left-to-right order breaks ties between equals.
-      return score > 0 ? score + 0.005 * position(i, j) : 0;
-    }),
-  );
+  const pairs = columns.map((column, i) => fields.map((field, j) => pairScore(column, field, present_[j]!, hints[j]!, position(i, j))));
+  // A small preference for keeping the columns' left-to-right order breaks ties between equals.
+  const scores = pairs.map((row, i) => row.map((p, j) => (p.score > 0 ? p.score + 0.005 * position(i, j) : 0)));
   const assigned = assignMax(scores);
   const out: FieldMatch[] = [];
   assigned.forEach((j, i) => {
-    if (j >= 0 && scores[i]![j]! > 0) out.push({ column: columns[i]!, field: fields[j]!.key, score: scores[i]![j]! });
+    if (j >= 0 && scores[i]![j]! > 0) out.push({ column: columns[i]!, field: fields[j]!.key, score: scores[i]![j]!, named: pairs[i]![j]!.name });
   });
   return out;
 }
@@ -243,6 +242,10 @@ interface Plan {
   hints: Record<string, ValueHints>;
   coverage: number;
   quality: number;
+  /** Share of rows whose quantity × unit price = line amount, when the columns ask for all three. */
+  agreement?: number;
+  /** The columns ask for items and the table shows neither quantities nor unit prices. */
+  itemless?: boolean;
 }
 
 const GROUP_KEY = '\u0000group';
@@ -333,13 +336,10 @@ function planTable(candidate: TableCandidate, columns: Column[], includeSummarie
   const rows = includeSummaries ? body.rows : body.rows.filter((r) => !r.summary);
   if (rows.length === 0) return null;
   const fields = fieldsOfRows(best.labels, rows, body.hasGroups);
-  const matches = matchFields(columns, fields, tableHints);
+  const { matches, agreement, itemless } = withArithmetic(columns, fields, matchFields(columns, fields, tableHints), tableHints);
   // A table whose header names none of the columns is another table, whatever its values look like.
   const labelled = best.labels.some(Boolean);
-  const named = matches.some((m) => {
-    const label = fields.find((f) => f.key === m.field)?.label;
-    return !!label && nameScore(m.column, label) >= MIN_SCORE;
-  });
+  const named = matches.some((m) => (m.named ?? 0) >= MIN_SCORE);
   if (labelled && !named) return null;
   const hints = hintsOf(matches, fields, tableHints);
   return {
@@ -352,7 +352,81 @@ function planTable(candidate: TableCandidate, columns: Column[], includeSummarie
     hints,
     coverage: coverageOf(matches, columns),
     quality: candidate.quality ?? 1,
+    agreement,
+    itemless,
   };
+}
+
+/**
+ * Rows that multiply out mark the item table among tables that name the same columns (a tax
+ * breakdown, a payment schedule): worth about one well-named column of a five-column table.
+ */
+const ARITHMETIC_RANK = 0.1;
+
+/**
+ * How sure rows are by their arithmetic: items whose quantity, price and amount were all found but
+ * do not multiply out are likely not items at all (a statement, a specification read as items).
+ */
+function arithmeticSureness(plan: Plan): number {
+  if (plan.agreement !== undefined) return 0.5 + 0.5 * Math.min(1, plan.agreement / MIN_AGREEMENT);
+  if (plan.itemless === undefined) return 1;
+  return plan.itemless ? ITEMLESS_SURENESS : UNCHECKED_SURENESS;
+}
+
+/** Rows of a table that shows neither quantities nor unit prices are items only perhaps (a statement's lines). */
+const ITEMLESS_SURENESS = 0.75;
+/** Items whose arithmetic cannot be checked (one of quantity, price, amount missing) are less sure than items that multiply out. */
+const UNCHECKED_SURENESS = 0.85;
+
+/** A column set by the rows' arithmetic is as sure as one named by a good header. */
+const ARITHMETIC_SCORE = 0.8;
+/** A match this good is a header naming its column outright (an exact or near-exact label). */
+const STRONG_NAME = 0.9;
+
+/**
+ * Quantity, unit price and line amount set by the rows' own arithmetic (quantity × price = amount)
+ * where it holds, over what names and value types alone chose; `agreement` says how well it holds
+ * for the columns finally chosen.
+ */
+function withArithmetic(columns: Column[], fields: Field[], matches: FieldMatch[], hints: ValueHints): Pick<Plan, 'matches' | 'agreement' | 'itemless'> {
+  const roles = itemRoles(columns);
+  if (!roles) return { matches };
+  const byColumn = new Map(matches.map((m) => [m.column.id, m]));
+  const sample = fields.filter((f) => !f.group).map((f) => ({ key: f.key, values: spread(f.values, 200) }));
+  // Of the two factors, the one a header named the quantity keeps it.
+  const named = (c: Column) => (nameOf(byColumn.get(c.id)) >= MIN_SCORE ? byColumn.get(c.id)!.field : undefined);
+  const found = arithmeticColumns(sample, hints, { quantity: named(roles.quantity), price: named(roles.price) });
+  if (!found) {
+    // Rows that multiply out in no columns at all: a quantity or price taken by its values alone
+    // (no header names it) is only some number column of another kind of table.
+    const rows = fields[0]?.values.length ?? 0;
+    const kept = rows >= 2 ? matches.filter((m) => !((m.column === roles.quantity || m.column === roles.price) && nameOf(m) < MIN_SCORE)) : matches;
+    const itemless = !kept.some((m) => m.column === roles.quantity || m.column === roles.price);
+    return { matches: kept, agreement: current(roles, new Map(kept.map((m) => [m.column.id, m])), sample, hints), itemless };
+  }
+  const wanted = new Map([[roles.quantity, found.quantity], [roles.price, found.price], [roles.amount, found.amount]]);
+  const taken = new Set(wanted.values());
+  // A header that names its column in so many words is not overruled by numbers that happen to multiply out.
+  const overrules = matches.some((m) => nameOf(m) >= STRONG_NAME && (wanted.has(m.column) ? wanted.get(m.column) !== m.field : taken.has(m.field)));
+  if (overrules) return { matches, agreement: current(roles, byColumn, sample, hints) };
+  const out = matches.filter((m) => !wanted.has(m.column) && !taken.has(m.field));
+  for (const [column, field] of wanted) {
+    const previous = byColumn.get(column.id);
+    out.push(previous?.field === field ? previous : { column, field, score: Math.max(ARITHMETIC_SCORE, previous?.score ?? 0) });
+  }
+  return { matches: out, agreement: found.share };
+}
+
+/** How well a match's header names its column (its score when the header's own is not known). */
+const nameOf = (m: FieldMatch | undefined) => (m ? (m.named ?? m.score) : 0);
+
+/** How well the rows multiply out in the columns as assigned; undefined when one of the three is not assigned. */
+function current(roles: ItemRoles, byColumn: Map<string, FieldMatch>, sample: Array<{ key: string; values: unknown[] }>, hints: ValueHints): number | undefined {
+  const keys = [roles.quantity, roles.price, roles.amount].map((c) => byColumn.get(c.id)?.field);
+  if (!keys.every(Boolean)) return undefined;
+  const values = (key: string | undefined) => sample.find((f) => f.key === key)?.values ?? [];
+  const rows = values(keys[2]).map((v, i): [unknown, unknown, unknown] => [values(keys[0])[i], values(keys[1])[i], v]);
+  return agreement(rows, hints) ?? undefined;
 }
 
 function hintsOf(matches: FieldMatch[], fields: Field[], documentHints: ValueHints = {}): Record<string, ValueHints> {
@@ -447,13 +521,13 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
   const fieldColumns = columns.filter((c) => present(fieldValues.values[c.id]));
   const fieldsCoverage = fieldColumns.reduce((s, c) => s + (fieldValues.scores[c.id] ?? 0), 0) / Math.max(1, columns.length);
   const wanted = contextWords(columns, input.topic ?? '');
-  const rank = (p: Plan) => p.coverage + 0.01 * contextOverlap(p.context, wanted);
+  const rank = (p: Plan) => p.coverage + 0.01 * contextOverlap(p.context, wanted) + ARITHMETIC_RANK * (p.agreement ?? 0);
   plans.sort((a, b) => rank(b) - rank(a) || b.records.length - a.records.length);
   const best = plans[0];
   // When the document's fields cover the columns better than any table, they are the one row; so
   // they are when the table asks only for a document's header fields (a receipt's shop, date,
   // total), whatever line items the document also lists.
-  if (!best || (fieldColumns.length > 0 && (fieldsCoverage > best.coverage || headerOnly(columns)))) {
+  if (!best || (fieldColumns.length > 0 && (fieldsCoverage > best.coverage || (headerOnly(columns) && !namesColumns(best, columns))))) {
     if (fieldColumns.length === 0) return [];
     const matches = fieldColumns.map((c) => ({ column: c, field: c.id, score: fieldValues.scores[c.id] ?? 0.5 }));
     const row = mapRecord(fieldValues.values, matches, columns, strictness, hintsFromRecord(fieldValues.values, input.defaults));
@@ -488,7 +562,7 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
       const key = JSON.stringify(row.values);
       if (parts.length > 1 && seen.has(key)) continue;
       seen.add(key);
-      row.confidence = Math.round(row.confidence * (0.6 + 0.4 * Math.min(1, plan.coverage / 0.8)) * plan.quality * 1000) / 1000;
+      row.confidence = Math.round(row.confidence * (0.6 + 0.4 * Math.min(1, plan.coverage / 0.8)) * plan.quality * arithmeticSureness(plan) * 1000) / 1000;
       rows.push(row);
     }
   }
@@ -551,13 +625,23 @@ function withSubFields(plan: Plan, columns: Column[], taken: Set<string>): Plan 
   return { ...plan, records, matches: [...plan.matches, ...subMatches] };
 }
 
-/** Columns that all name header fields of a document, at least half of them fields of nothing else. */
+/**
+ * Columns that name different header fields of a document, at least half of them fields of nothing
+ * else: a document has one of each ("Merchant" and "Eligible merchants" are a list's columns).
+ */
 function headerOnly(columns: Column[]): boolean {
-  const levels = columns.map((c) => {
-    const concept = topConcept(c.name) ?? topConcept(c.description ?? '');
-    return concept ? conceptLevel(concept) : null;
-  });
+  const concepts = columns.map((c) => topConcept(c.name) ?? topConcept(c.description ?? ''));
+  if (concepts.length < 2 || new Set(concepts).size < concepts.length) return false;
+  const levels = concepts.map((c) => (c ? conceptLevel(c) : null));
   return levels.every((l) => l === 'document' || l === 'both') && levels.filter((l) => l === 'document').length * 2 >= levels.length;
+}
+
+/**
+ * A table of several records whose own header names at least half the columns: a list of such
+ * documents (a CSV of invoices), whose records are the rows even when the columns are header fields.
+ */
+function namesColumns(plan: Plan, columns: Column[]): boolean {
+  return plan.records.length >= 2 && plan.matches.filter((m) => (m.named ?? 0) >= MIN_SCORE).length * 2 >= columns.length;
 }
 
 /** A column that asks for a field of the whole document (invoice number, vendor, due date). */

@@ -1,7 +1,7 @@
 /**
  * The English thesaurus of header matching: WordNet's common words compiled into
  * thesaurus.data.txt (JSON; see model/thesaurus.compile.ts). Tells how two words relate: one sense
- * (synonyms), one a kind of the other, one derived from the other ("oppose", "opponent"), one
+ * (synonyms), one a kind of the other, one derived from the other ("employ", "employer"), one
  * named in the other's definition, or definitions that share words. Parsed on first use, so a
  * server that never maps a header pays nothing for it.
  */
@@ -21,7 +21,7 @@ interface Sense {
   gloss: Set<string>;
 }
 
-let loaded: { index: Map<string, number[]>; synsets: Sense[] } | null = null;
+let loaded: { index: Map<string, number[]>; sense: (i: number) => Sense } | null = null;
 
 function load(): NonNullable<typeof loaded> {
   if (loaded) return loaded;
@@ -29,13 +29,18 @@ function load(): NonNullable<typeof loaded> {
   const word = (i: number) => data.vocabulary[i]!;
   const index = new Map<string, number[]>();
   for (let i = 0; i < data.words; i++) index.set(word(i), data.senses[i]!);
-  const synsets = data.synsets.map(([words, broader, derived, gloss]) => ({
-    words: new Set(words.map(word)),
-    broader: broader ?? [],
-    derived: derived ?? [],
-    gloss: new Set((gloss ?? []).map(word)),
-  }));
-  loaded = { index, synsets };
+  // Senses are unpacked when first asked for: most of them never are.
+  const unpacked = new Map<number, Sense>();
+  const sense = (i: number) => {
+    let found = unpacked.get(i);
+    if (!found) {
+      const [words, broader, derived, gloss] = data.synsets[i]!;
+      found = { words: new Set(words.map(word)), broader: broader ?? [], derived: derived ?? [], gloss: new Set((gloss ?? []).map(word)) };
+      unpacked.set(i, found);
+    }
+    return found;
+  };
+  loaded = { index, sense };
   return loaded;
 }
 
@@ -76,7 +81,7 @@ export interface Relation {
   synonym: number;
   /** A sense of one is directly a kind of a sense of the other (1), or both of one kind (0.5). */
   broader: number;
-  /** A sense of one is derived from a sense of the other ("oppose", "opponent"). */
+  /** A sense of one is derived from a sense of the other ("employ", "employer"). */
   derived: number;
   /** One word appears in the definition of the other's sense. */
   gloss: number;
@@ -104,16 +109,16 @@ function compute(a: string, b: string): Relation {
   const sa = senses(a);
   const sb = senses(b);
   if (!sa.length || !sb.length) return NONE;
-  const { synsets } = load();
+  const { sense } = load();
   const setB = new Set(sb);
   const out = { ...NONE };
   const formsA = new Set(forms(a));
   const formsB = new Set(forms(b));
   for (const i of sa) {
-    const x = synsets[i]!;
+    const x = sense(i);
     if (setB.has(i)) out.synonym = 1;
     for (const j of sb) {
-      const y = synsets[j]!;
+      const y = sense(j);
       if (x.broader.includes(j) || y.broader.includes(i)) out.broader = 1;
       else if (x.broader.some((h) => y.broader.includes(h))) out.broader = Math.max(out.broader, 0.5);
       if (x.derived.includes(j) || y.derived.includes(i) || x.derived.some((d) => y.derived.includes(d))) out.derived = 1;
@@ -124,30 +129,38 @@ function compute(a: string, b: string): Relation {
         out.overlap = Math.max(out.overlap, (2 * shared) / (x.gloss.size + y.gloss.size));
       }
     }
-    // A derived sense that holds the other word ("opposing" from "oppose", whose derived "opponent").
-    if (x.derived.some((d) => [...formsB].some((f) => synsets[d]!.words.has(f)))) out.derived = 1;
+    // A derived sense that holds the other word ("employing" from "employ", whose derived "employer").
+    if (x.derived.some((d) => [...formsB].some((f) => sense(d).words.has(f)))) out.derived = 1;
   }
   return out;
 }
 
 /** The words of the definitions of a word's senses, for initialisms and definitions naming a header. */
 export function definitionWords(word: string): string[][] {
-  const { synsets } = load();
-  return senses(word).map((i) => [...synsets[i]!.gloss]);
+  const { sense } = load();
+  return senses(word).map((i) => [...sense(i).gloss]);
 }
 
 /** Other words for a word: those of its most frequent sense, then of its other senses. */
 export function synonyms(word: string): string[] {
-  const { synsets } = load();
+  const { sense } = load();
   const out: string[] = [];
-  for (const i of senses(word)) for (const w of synsets[i]!.words) if (w !== word && !out.includes(w)) out.push(w);
+  for (const i of senses(word)) for (const w of sense(i).words) if (w !== word && !out.includes(w)) out.push(w);
   return out;
 }
 
-/** Words for what a word is a kind of ("region" for "territory"), from its most frequent senses first. */
+/** Words for what a word is a kind of ("region" for "zone"), from its most frequent senses first. */
 export function broaderWords(word: string): string[] {
-  const { synsets } = load();
+  const { sense } = load();
   const out: string[] = [];
-  for (const i of senses(word)) for (const h of synsets[i]!.broader) for (const w of synsets[h]!.words) if (w !== word && !out.includes(w)) out.push(w);
+  for (const i of senses(word)) for (const h of sense(i).broader) for (const w of sense(h).words) if (w !== word && !out.includes(w)) out.push(w);
+  return out;
+}
+
+/** Words derived from a word or it from them ("employing" and "employer" from "employ"). */
+export function derivedWords(word: string): string[] {
+  const { sense } = load();
+  const out: string[] = [];
+  for (const i of senses(word)) for (const d of sense(i).derived) for (const w of sense(d).words) if (w !== word && !out.includes(w)) out.push(w);
   return out;
 }

@@ -33,8 +33,8 @@ export class Gateway {
   private idempotency: IdempotencyService | null = null;
   private inFlight = 0;
   private idle: Array<() => void> = [];
-  /** When the last request ended (performance.now()). */
-  private lastDone = 0;
+  /** When a request last started or ended (performance.now()). */
+  private lastEvent = 0;
 
   constructor(
     private readonly config: Config,
@@ -54,6 +54,7 @@ export class Gateway {
     const requestId = given && REQUEST_ID.test(given) ? given : newId('req');
     const url = new URL(request.url);
     this.inFlight++;
+    this.lastEvent = started;
     let response: Response;
     let keyId: string | undefined;
     try {
@@ -65,7 +66,7 @@ export class Gateway {
       if (!(error instanceof ApiError)) this.log.error('request_failed', { request_id: requestId, error: String((error as Error)?.stack ?? error) });
     } finally {
       this.inFlight--;
-      this.lastDone = performance.now();
+      this.lastEvent = performance.now();
       if (this.inFlight === 0) this.idle.splice(0).forEach((resolve) => resolve());
     }
     response = withHeader(response, 'x-request-id', requestId);
@@ -163,9 +164,13 @@ export class Gateway {
     return new ApiError(503, 'service_unavailable', message, {}, { 'Retry-After': '1' });
   }
 
-  /** Milliseconds since the last request ended, 0 while one is in flight (background work lets requests go first). */
+  /**
+   * Milliseconds since a request last started or ended (background work lets requests go first).
+   * A request in flight for longer is waiting (for a build, for room in a tail, for its body) and
+   * would only wait longer if background work held back for it.
+   */
   quietFor(): number {
-    return this.inFlight > 0 ? 0 : performance.now() - this.lastDone;
+    return performance.now() - this.lastEvent;
   }
 
   /** Stops taking requests and resolves once those in flight are done, or after `graceMs`. */

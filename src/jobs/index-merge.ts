@@ -4,17 +4,19 @@
  * not slowed by it, or at once when its tail passes two thirds of ROWSMITH_INDEX_TAIL_MAX_ROWS;
  * a load that finds the tail full waits for the merge, which bounds the memory the tail holds.
  *
- * A merge goes by runs of up to ROWSMITH_INDEX_MERGE_RUN_ROWS rows. A run reads its rows (a slice
- * of time at a time), sorts each column's entries, records its reach (`runTo`), and writes the
- * entries in key order, ENTRIES_PER_MERGE to a transaction: consecutive keys share B-tree pages,
- * so an entry costs 3-6 us against 20 written at random, and requests are served between
- * transactions. It first waits for the writes before it to commit. Rows
+ * A merge goes by runs of up to ROWSMITH_INDEX_MERGE_RUN_ROWS rows. A run reads its rows, sorts
+ * each column's entries, records its reach (`runTo`), and writes the entries in key order:
+ * consecutive keys share B-tree pages, so an entry costs 3-6 us against 20 written at random. It
+ * works in steps of ROWSMITH_INDEX_MERGE_SLICE_MS of main-thread time (reading, sorting pieces and
+ * merging them, one transaction's writes) and lets requests go first between them (lib/foreground),
+ * so a request waits for at most one step. It first waits for the writes before it to commit. Rows
  * written while a run is under way are left out of its batches and indexed with their current
  * values when it ends, in the transaction that moves the mark. A crash leaves the mark where it
  * was; the next run covers the interrupted one's reach again.
  */
 import type { Foreground } from '../lib/foreground';
 import type { Logger } from '../lib/log';
+import type { BuildQueue } from '../search/builds';
 import type { TailMerge } from '../services/rows.service';
 import { compareIndexValues, type IndexTails } from '../search/index-tail';
 import type { Store } from '../store/db';
@@ -73,11 +75,19 @@ export class IndexMerger implements TailMerge {
     private readonly sliceMs: number,
     /** Requests go first between the steps of a run. */
     private readonly foreground: Foreground,
+    /** Background builds go first too. */
+    private readonly builds: BuildQueue,
   ) {}
 
-  /** Between two steps of a run; a load waiting for room in a full tail is not kept waiting longer. */
-  private pause(): Promise<void> {
-    return this.foreground.pause(() => this.waiting > 0 || this.closed);
+  /**
+   * Between two steps of a run. Builds go first as well: a first search or aggregate waits for
+   * its build (at a million rows one beside the merge took longer than a request may), while
+   * nothing waits for the merge but a load that finds the tail full, which is not kept waiting.
+   */
+  private async pause(): Promise<void> {
+    const go = () => this.waiting > 0 || this.closed;
+    await this.foreground.pause(go);
+    while (this.builds.size > 0 && !go()) await Bun.sleep(5);
   }
 
   /** Waits while the table's tail is full (a load faster than the merge goes at its pace). */

@@ -1,7 +1,7 @@
 /**
  * Requests go before background work (the index merge, the background builds). Between two of
- * its steps such work first lets queued requests run, then waits until no request has been in
- * flight for QUIET_MS, at most `yieldMs`: a request then seldom arrives in the middle of a step
+ * its steps such work first lets queued requests run, then waits until no request has started or
+ * ended for QUIET_MS, at most `yieldMs`: a request then seldom arrives in the middle of a step
  * (it used to wait for a whole step, every time, behind a busy merge), and a steady stream of
  * requests still leaves the work a step in every step + yieldMs.
  */
@@ -10,7 +10,7 @@
 export const QUIET_MS = 1;
 
 export class Foreground {
-  /** How long no request has been in flight, in ms (0 while one is); the app sets it from its gateway. */
+  /** How long since a request started or ended, in ms; the app sets it from its gateway. */
   quietFor: () => number = () => Infinity;
 
   constructor(private readonly yieldMs: number) {}

@@ -1,7 +1,7 @@
 /**
  * Background builds of derived data (the column cache, the search index): one build at a time, a
- * short time slice per timer tick, so requests are served between slices and a build of a million
- * rows never holds the event loop for more than a slice. Slices are CPU budgets, measured with
+ * short time slice per timer tick, so requests are served between slices (and go first: see
+ * lib/foreground) and a build of a million rows never holds the event loop for more than a slice. Slices are CPU budgets, measured with
  * `performance.now()`, not points in time, so they do not read the service clock.
  */
 import { Foreground } from '../lib/foreground';

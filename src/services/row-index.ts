@@ -36,14 +36,14 @@ export class RowIndex {
   count(table: TableRecord, slot: number, from: IndexKeyBound, to: IndexKeyBound, limit: number): number {
     const record = this.rows.markRecord(table.seq);
     if (limit <= 0) return 0;
-    if (record?.runTo !== undefined) {
-      // LMDB's count would take in what a run wrote past the mark: the entries are counted one by one.
-      let n = 0;
-      for (const _ of this.scan(table, slot, from, to)) if (++n >= limit) break;
-      return n;
-    }
     const tail = record === undefined ? 0 : this.tails.count(table.seq, slotSpecs(table), record.mark, slot, from, to, limit);
-    return tail + this.rows.countIndex(table.seq, slot, from, to, limit - tail);
+    if (record?.runTo === undefined) return tail + this.rows.countIndex(table.seq, slot, from, to, limit - tail);
+    // LMDB's count would take in what a run wrote past the mark: its entries up to the mark are
+    // counted one by one (none before the table's first merged row). Merging them with the tail's
+    // instead would sort the tail's column, a second at a million rows.
+    let n = tail;
+    if (n < limit && record.mark !== '') for (const [, id] of this.rows.scanIndex(table.seq, slot, from, to)) if (id <= record.mark && ++n >= limit) break;
+    return n;
   }
 
   /** Whether the table has rows not yet merged into LMDB's index. */
@@ -60,22 +60,29 @@ export class RowIndex {
  * extra (filtering them out first walked all of a run's entries in the range).
  */
 function* mergeOrdered(stored: Iterator<[IndexValue, string]>, tail: Iterator<[IndexValue, string]>, reverse: boolean, mark: string): Generator<[IndexValue, string]> {
-  let x = stored.next();
-  let y = tail.next();
-  while (!x.done || !y.done) {
-    if (x.done) {
+  try {
+    let x = stored.next();
+    let y = tail.next();
+    while (!x.done || !y.done) {
+      if (x.done) {
+        yield y.value!;
+        y = tail.next();
+        continue;
+      }
+      const c = y.done ? -1 : (compareIndexValues(x.value[0], y.value[0]) || (x.value[1] < y.value[1] ? -1 : x.value[1] > y.value[1] ? 1 : 0)) * (reverse ? -1 : 1);
+      if (c < 0) {
+        if (x.value[1] <= mark) yield x.value;
+        x = stored.next();
+        continue;
+      }
+      if (c === 0) x = stored.next();
       yield y.value!;
       y = tail.next();
-      continue;
     }
-    const c = y.done ? -1 : (compareIndexValues(x.value[0], y.value[0]) || (x.value[1] < y.value[1] ? -1 : x.value[1] > y.value[1] ? 1 : 0)) * (reverse ? -1 : 1);
-    if (c < 0) {
-      if (x.value[1] <= mark) yield x.value;
-      x = stored.next();
-      continue;
-    }
-    if (c === 0) x = stored.next();
-    yield y.value!;
-    y = tail.next();
+  } finally {
+    // A reader that stops early ends LMDB's range too: an open one keeps its read snapshot, and
+    // with a merge committing between requests each would take one of LMDB's 126 reader slots.
+    stored.return?.();
+    tail.return?.();
   }
 }

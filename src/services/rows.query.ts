@@ -481,7 +481,10 @@ export class RowsQuery {
     } else {
       let low: IndexKeyBound = { value: false, inclusive: true };
       for (let scanned = 0; scanned < DISTINCT_SCAN_CAP; scanned++) {
-        const next = this.index.scan(table, slot, low, null).next();
+        const entries = this.index.scan(table, slot, low, null);
+        const next = entries.next();
+        // Ended at once: an open LMDB range keeps its read snapshot (and a reader slot) alive.
+        entries.return(undefined);
         if (next.done) break;
         const value = next.value[0] as string | number | boolean;
         const at: IndexKeyBound = { value, inclusive: true };

@@ -190,3 +190,53 @@ describe('how a column writes its values', () => {
     expect(values(mapDocument({ tables: [table(grid)], groups: [] }, cols, 'balanced')).map((v) => v.when)).toEqual(['2024-02-01', '2024-02-13']);
   });
 });
+
+describe('line items', () => {
+  const items = [col('description', 'Description'), col('qty', 'Quantity', 'number'), col('price', 'Unit price', 'number'), col('total', 'Line total', 'number')];
+  const map = (tables: TableCandidate[]) => mapDocument({ tables, groups: [] }, items, 'balanced');
+
+  test('a totals block under the items (net, VAT, total) is not items, with or without a summary word', () => {
+    const body = [['Description', 'Qty', 'Unit price', 'Amount'], ['Blue widget', '3', '191.00', '573.00'], ['Red gadget', '2', '10.50', '21.00']];
+    // Labels set under the price column, where the items have numbers: none of them says "total".
+    const underPrices = [...body, ['', '', 'Net', '594.00'], ['', '', 'VAT 19%', '112.86'], ['', '', 'Gross', '706.86']];
+    expect(values(map([table(underPrices)])).map((v) => v.description)).toEqual(['Blue widget', 'Red gadget']);
+    const labelled = [...body, ['Subtotal', '', '', '594.00'], ['VAT 19%', '', '', '112.86'], ['Total due', '', '', '706.86']];
+    expect(values(map([table(labelled)])).map((v) => v.description)).toEqual(['Blue widget', 'Red gadget']);
+    // A last line with a description and an amount of its own is an item.
+    const shipping = [...body, ['Shipping', '', '', '9.90']];
+    expect(values(map([table(shipping)])).map((v) => v.description)).toEqual(['Blue widget', 'Red gadget', 'Shipping']);
+  });
+
+  test('quantity × unit price = amount picks the columns when the header does not tell them', () => {
+    const grid = [['Item', 'A', 'B', 'C'], ['Bolt', '12.50', '4', '50.00'], ['Nut', '2.00', '10', '20.00'], ['Washer', '0.10', '100', '10.00']];
+    expect(values(map([table(grid)]))).toEqual([
+      { description: 'Bolt', qty: 4, price: 12.5, total: 50 },
+      { description: 'Nut', qty: 10, price: 2, total: 20 },
+      { description: 'Washer', qty: 100, price: 0.1, total: 10 },
+    ]);
+  });
+
+  test('a header naming its column outright is kept, whatever other columns multiply out', () => {
+    const cols = [col('qty', 'Quantity', 'number'), col('bill', 'Bill amount', 'number'), col('rate', 'Handling rate', 'number')];
+    const grid = [['Quantity', 'Bill amount', 'Accrued amount', 'Handling rate'], ['637', '0.61', '388.57', '0.0000'], ['688', '0.61', '419.68', '0.0000']];
+    expect(values(mapDocument({ tables: [table(grid)], groups: [] }, cols, 'balanced'))[0]).toEqual({ qty: 637, bill: 0.61, rate: 0 });
+  });
+
+  test('among tables naming the same columns, the one whose rows multiply out is the item table', () => {
+    const schedule = table([['Description', 'Quantity', 'Unit price', 'Line total'], ['First instalment', '1', '300.00', '150.00'], ['Second instalment', '1', '300.00', '150.00']]);
+    const lines = table([['Description', 'Qty', 'Price', 'Total'], ['Bolt', '4', '12.50', '50.00'], ['Nut', '10', '2.00', '20.00']]);
+    expect(values(map([schedule, lines])).map((v) => v.description)).toEqual(['Bolt', 'Nut']);
+  });
+
+  test('a table that is not one of items gives no quantities or prices taken by value alone, and less sure rows', () => {
+    const invoice = map([table([['Description', 'Qty', 'Price', 'Amount'], ['Card payment', '1', '40.00', '40.00'], ['Transfer', '2', '250.00', '500.00']])]);
+    const sure = Math.min(...invoice.map((r) => r.confidence));
+    // A specification: numbers under headers that name no item column.
+    const specification = map([table([['Parameter', 'Value', 'Limit', 'Tolerance'], ['Voltage', '230', '253', '10'], ['Current', '16', '20', '2'], ['Frequency', '50', '51', '1']])]);
+    expect(specification.every((r) => r.values.qty === undefined && r.values.price === undefined)).toBe(true);
+    expect(Math.max(...specification.map((r) => r.confidence))).toBeLessThan(sure * 0.8);
+    // A statement: an amount and a balance, no prices; its rows cannot be checked as items.
+    const statement = map([table([['Date', 'Description', 'Amount', 'Balance'], ['2026-03-01', 'Card payment', '-40.00', '1,210.00'], ['2026-03-02', 'Transfer in', '500.00', '1,710.00']])]);
+    expect(Math.max(...statement.map((r) => r.confidence))).toBeLessThan(sure * 0.9);
+  });
+});

@@ -47,4 +47,17 @@ describe('receipt items', () => {
       { description: 'Wood screws 4x40', qty: 3, price: 2.1, total: 6.3 },
     ]);
   });
+
+  test('a table of header fields gets the receipt as one row, not its items', () => {
+    const columns = [
+      { id: 'company', name: 'Company', type: 'string' },
+      { id: 'address', name: 'Address', type: 'string', description: "the issuer's address" },
+      { id: 'total', name: 'Total', type: 'number' },
+    ].map((c) => ({ required: false, ...c })) as Column[];
+    const rows = mapReading({ tables: [], groups: [], lines: linesFromText(RECEIPT), text: RECEIPT }, columns, 'balanced');
+    expect(rows.length).toBe(1);
+    expect(rows[0]!.values).toMatchObject({ company: 'CORNER HARDWARE', total: 37.04 });
+    expect(rows[0]!.confidence).toBeGreaterThan(0);
+    expect(rows[0]!.confidence).toBeLessThanOrEqual(1);
+  });
 });

@@ -228,6 +228,15 @@ describe('a ZIP archive is its files', () => {
     expect(reply.files[3].error).toBe('containers nested more than 3 deep are not unpacked');
   });
 
+  test('the containers of one request share one budget of files: past it, files fail without being kept', async () => {
+    const sixty = (prefix: string) => zip(Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`${prefix}${i}.txt`, 'x'])));
+    const table = await app.request('POST', `${P}/tables`, { body: { name: `Budget ${Math.random()}`, columns_json: COLUMNS } });
+    const reply = await app.request('POST', `${P}/tables/${table.body.id}/extract`, { raw: form([['a.zip', sixty('a'), 'application/zip'], ['b.zip', sixty('b'), 'application/zip']]) });
+    const over = reply.body.files.filter((f: any) => f.error === 'more than 100 files unpacked from one request; the rest are not read');
+    expect(reply.body.files).toHaveLength(120);
+    expect(over.map((f: any) => f.file_name)).toEqual(Array.from({ length: 20 }, (_, i) => `b.zip/b${40 + i}.txt`));
+  });
+
   test('a broken archive fails alone', async () => {
     const { reply } = await extract([
       ['broken.zip', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 8, 0]), 'application/zip'],

@@ -26,6 +26,11 @@ export function nameLike(text: string): boolean {
   if (t.length < 2 || t.length > 80 || !/\p{L}{2}/u.test(t)) return false;
   // Names do not end in a comma or colon, nor run to a sentence ("Dear Sir or Madam,").
   if (/[,;:]$/.test(t) || t.split(/\s+/).length > 8) return false;
+  // A sentence: ends in a full stop after a lowercase word, and most of its words are lowercase.
+  const lower = t.split(/\s+/).filter((w) => /^\p{Ll}/u.test(w)).length;
+  if (/\p{Ll}{2}[.!?]$/u.test(t) && lower >= 2 && lower * 2 >= t.split(/\s+/).length) return false;
+  // A legal form alone ("GmbH" set apart on its line) is the end of a name, not one.
+  if (hasLegalForm(t) && !/\p{L}{2}/u.test(t.replace(LEGAL_LONG, ' ').replace(LEGAL_SHORT, ' '))) return false;
   if (TITLES.has(normalizeLabel(t)) || isLabelLike(t) || LABEL_COLON.test(t) || PAGE_MARK.test(t)) return false;
   // Words that all belong to field labels ("Adresse de livraison", "N° TVA client") are a label;
   // a name may hold one such word ("Café du Port") but not only those.

@@ -108,6 +108,11 @@ export function headerGrid(columns: Column[], lines: Line[], turnedWords: Layout
         lineCells(columns, segment.words).forEach((text, k) => text && (cells[k] = cells[k] ? `${cells[k]} ${text}` : text));
         continue;
       }
+      const parts = covered.length === 1 ? splitAtEdges(columns, segment, line) : null;
+      if (parts) {
+        for (const [k, text] of parts) cells[k] = cells[k] ? `${cells[k]} ${text}` : text;
+        continue;
+      }
       const text = cellText(segment.words);
       for (const k of covered) cells[k] = cells[k] ? `${cells[k]} ${text}` : text;
     }
@@ -121,4 +126,23 @@ export function headerGrid(columns: Column[], lines: Line[], turnedWords: Layout
   });
   if (pending) rows.push(pending);
   return rows;
+}
+
+/**
+ * Labels set a space apart over columns of their own (as a fixed-pitch print sets them): one
+ * segment over several columns that the line labels nowhere else, covering most of each. Each word
+ * goes to the column it stands over; a word between two columns to the one on its right (a label
+ * starts where what it heads starts, and numbers stand flush right under it).
+ */
+function splitAtEdges(columns: Column[], segment: Segment, line: Line): Array<[number, string]> | null {
+  const others = new Set(line.segments.filter((s) => s !== segment).map((s) => columnIndex(columns, s.x0, s.x1)));
+  const overlap = (w: { x0: number; x1: number }, k: number) => Math.min(w.x1, columns[k]!.x1) - Math.max(w.x0, columns[k]!.x0);
+  const reached = columns.map((_, k) => k).filter((k) => !others.has(k) && overlap(segment, k) >= (columns[k]!.x1 - columns[k]!.x0) * 0.5);
+  if (reached.length < 2 || reached.some((k, i) => i > 0 && k !== reached[i - 1]! + 1)) return null;
+  const placed = segment.words.map((w) => {
+    const over = reached.filter((k) => overlap(w, k) > 0).sort((a, b) => overlap(w, b) - overlap(w, a))[0];
+    return over ?? reached.find((k) => columns[k]!.x0 >= w.x1) ?? reached[reached.length - 1]!;
+  });
+  if (placed.some((k, i) => i > 0 && k < placed[i - 1]!) || reached.some((k) => !placed.includes(k))) return null;
+  return reached.map((k) => [k, cellText(segment.words.filter((_, i) => placed[i] === k))]);
 }

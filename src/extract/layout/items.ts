@@ -177,16 +177,17 @@ export function itemTable(page: Page, lines: Line[], header: DrawnHeader): { tab
   const items = groupItems(columns, body, size);
   const valued = items.filter((i) => i.cells.filter(isQuantity).length >= 2);
   if (headLines.length === 0 || valued.length === 0) return null;
-  const noted = items.some((i) => i.notes.length);
   const head = headerGrid(columns, headLines, []);
-  const grid = [...head.map((r) => (noted ? [...r, ''] : r)), ...items.map((i) => (noted ? [...i.cells, i.notes.join(' ')] : i.cells))];
+  // The notes are a last column without a label, there even when empty: so that the same table on
+  // the next page, with or without notes, has the same columns.
+  const grid = [...head.map((r) => [...r, '']), ...items.map((i) => [...i.cells, i.notes.join(' ')])];
   const regular = items.filter((i) => i.cells.filter(Boolean).length >= columns.length * 0.5).length / items.length;
   const all = [...headLines, ...body];
   const area = { x0: left, y0: Math.min(header.top, ...all.map((l) => l.y0)), x1: right, y1: Math.max(...all.map((l) => l.y1)) };
   return {
     table: {
       page: page.number, area, grid, headerRows: head.length,
-      columns: noted ? [...columns, { x0: right, x1: right }] : columns,
+      columns: [...columns, { x0: right, x1: right }],
       // The drawn header is sure; how regular the items are says how sure their rows are.
       quality: Math.round((0.6 + 0.35 * regular) * 100) / 100,
     },

@@ -12,8 +12,9 @@ type Matrix = [number, number, number, number, number, number];
 /** PDF.js operator codes (`OPS` in the installed version) and path codes (`DrawOPS`). */
 const OPS = {
   save: 10, restore: 11, transform: 12, stroke: 20, closeStroke: 21, fill: 22, eoFill: 23, fillStroke: 24,
-  eoFillStroke: 25, closeFillStroke: 26, closeEOFillStroke: 27, endPath: 28, setFillGray: 57, setFillRGBColor: 59,
-  setFillCMYKColor: 61, paintFormXObjectBegin: 74, paintFormXObjectEnd: 75, constructPath: 91,
+  eoFillStroke: 25, closeFillStroke: 26, closeEOFillStroke: 27, endPath: 28, setStrokeGray: 56, setFillGray: 57,
+  setStrokeRGBColor: 58, setFillRGBColor: 59, setStrokeCMYKColor: 60, setFillCMYKColor: 61, paintFormXObjectBegin: 74,
+  paintFormXObjectEnd: 75, constructPath: 91,
 } as const;
 const PATH = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath: 4 } as const;
 const STROKES = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
@@ -58,13 +59,16 @@ export function cleanGlyphs(text: string): string {
     .replace(/[\t\n\r\u000b\u000c\u00a0\u2000-\u200a\u202f\u3000]/g, ' ');
 }
 
-interface RawText { str: string; m: Matrix; width: number; size: number; bold: boolean; ascent: number; descent: number }
+interface RawText { str: string; m: Matrix; width: number; size: number; bold: boolean; ascent: number; descent: number; fixedPitch: boolean }
 
 const BOLD_NAME = /bold|black|heavy|semibold|demibold|[-,+]bd\b|-b$/i;
+/** Fonts whose every character is as wide as the next (typewriter, terminal and ERP prints). */
+const FIXED_PITCH_NAME = /courier|mono|consol|fixedsys|lucida ?console|ocr-?[ab]/i;
 
 async function textRuns(page: PDFPageProxy): Promise<RawText[]> {
   const content = await page.getTextContent({ disableNormalization: false });
   const styles = content.styles as Record<string, { fontFamily?: string; ascent?: number; descent?: number }>;
+  const fixedPitch = (fontName: string) => styles[fontName]?.fontFamily === 'monospace' || FIXED_PITCH_NAME.test(styles[fontName]?.fontFamily ?? '');
   const boldFonts = new Map<string, boolean>();
   const isBold = (fontName: string): boolean => {
     let bold = boldFonts.get(fontName);
@@ -101,7 +105,7 @@ async function textRuns(page: PDFPageProxy): Promise<RawText[]> {
     if (!(size > 0)) continue;
     const style = styles[item.fontName ?? ''];
     runs.push({
-      str: item.str, m, width: item.width ?? 0, size, bold: isBold(item.fontName ?? ''),
+      str: item.str, m, width: item.width ?? 0, size, bold: isBold(item.fontName ?? ''), fixedPitch: fixedPitch(item.fontName ?? ''),
       ascent: Math.min(Math.max(style?.ascent ?? 0.8, 0.5), 1.1), descent: Math.min(Math.max(-(style?.descent ?? -0.2), 0), 0.4),
     });
   }
@@ -137,7 +141,8 @@ function runWords(run: RawText, toPage: Matrix): Word[] {
   const rotation = quarterTurn(ux, uy);
   const text = cleanGlyphs(run.str);
   const offsets = [0];
-  for (const ch of text) offsets.push(offsets[offsets.length - 1]! + advance(ch));
+  // In a fixed-pitch font every character takes one cell, spaces too: columns of such a print line up by characters.
+  for (const ch of text) offsets.push(offsets[offsets.length - 1]! + (run.fixedPitch ? 1 : advance(ch)));
   // Offsets are per UTF-16 unit below; characters outside the BMP count once, as their first unit.
   const units: number[] = [];
   let k = 0;
@@ -171,6 +176,9 @@ async function drawings(page: PDFPageProxy, toPage: Matrix): Promise<{ rules: Ru
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   const stack: Matrix[] = [];
   let white = false;
+  // Colours as set (operator and arguments), to tell an outline drawn in its box's own fill colour.
+  let fillColor = '';
+  let strokeColor = '';
   const fillColorIsWhite = (args: unknown[]): boolean => {
     const [first] = args;
     if (typeof first === 'string') return /^#?f[c-f]f[c-f]f[c-f]$/i.test(first);
@@ -187,7 +195,11 @@ async function drawings(page: PDFPageProxy, toPage: Matrix): Promise<{ rules: Ru
       stack.push(ctm);
       if (Array.isArray(args[0]) || ArrayBuffer.isView(args[0])) ctm = multiply(Array.from(args[0] as ArrayLike<number>) as Matrix, ctm);
     } else if (fn === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? ctm;
-    else if (fn === OPS.setFillRGBColor || fn === OPS.setFillGray || fn === OPS.setFillCMYKColor) white = fn !== OPS.setFillCMYKColor && fillColorIsWhite(args);
+    else if (fn === OPS.setFillRGBColor || fn === OPS.setFillGray || fn === OPS.setFillCMYKColor) {
+      white = fn !== OPS.setFillCMYKColor && fillColorIsWhite(args);
+      // Keyed like the matching stroke operator (each fill code is its stroke code + 1).
+      fillColor = `${fn - 1}:${JSON.stringify(args)}`;
+    } else if (fn === OPS.setStrokeRGBColor || fn === OPS.setStrokeGray || fn === OPS.setStrokeCMYKColor) strokeColor = `${fn}:${JSON.stringify(args)}`;
     else if (fn === OPS.constructPath) {
       const paint = args[0] as number;
       const data = (args[1] as Array<ArrayLike<number> | null>)?.[0];
@@ -196,7 +208,10 @@ async function drawings(page: PDFPageProxy, toPage: Matrix): Promise<{ rules: Ru
       const subpaths = splitPath(data);
       for (const points of subpaths) {
         const onPage = points.map(([x, y]) => apply(full, x, y));
-        if (STROKES.has(paint)) {
+        // A filled box outlined in its own colour shows no line: its edges are no rules.
+        const box = boxOf(onPage);
+        const invisible = FILLS.has(paint) && fillColor === strokeColor && Math.min(box.x1 - box.x0, box.y1 - box.y0) > RULE_THICKNESS && isAxisRectangle(onPage, box);
+        if (STROKES.has(paint) && !invisible) {
           for (let k = 1; k < onPage.length; k++) {
             const a = onPage[k - 1]!;
             const b = onPage[k]!;
@@ -204,7 +219,6 @@ async function drawings(page: PDFPageProxy, toPage: Matrix): Promise<{ rules: Ru
           }
         }
         if (FILLS.has(paint) && !white && onPage.length >= 4) {
-          const box = boxOf(onPage);
           if (!isAxisRectangle(onPage, box)) continue;
           const w = box.x1 - box.x0;
           const h = box.y1 - box.y0;

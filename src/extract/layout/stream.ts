@@ -156,6 +156,43 @@ function mergeCurrencyColumns(columns: Column[], header: string[][], body: strin
   }
 }
 
+/** Two numbers a word space apart that read as one grouped number ("1 234.50"), not two. */
+const GROUPED = /^[-+]?\d{1,3}( \d{3})+([.,]\d+)?$/;
+
+/** A cell's two numbers, split at the one space where both sides read as numbers; null otherwise. */
+function numberPair(cell: string): [string, string] | null {
+  const words = cell.split(' ');
+  const splits = words.slice(1).map((_, i) => [words.slice(0, i + 1).join(' '), words.slice(i + 1).join(' ')] as [string, string]).filter(([a, b]) => isNumeric(a) && isNumeric(b));
+  return splits.length === 1 ? splits[0]! : null;
+}
+
+/**
+ * A column under two labels of its own whose cells each hold two numbers a space apart ("19%
+ * 573.00": a rate set against its amount) is two columns: each cell splits at its own gap.
+ */
+function splitNumberPairs(columns: Column[], header: string[][], body: string[][], headLines: Line[]): void {
+  for (let k = columns.length - 1; k >= 0; k--) {
+    const labels = headLines.flatMap((l) => l.segments).filter((sg) => columnIndex(columns, sg.x0, sg.x1) === k).sort((a, b) => a.x0 - b.x0);
+    if (labels.length !== 2 || labels[0]!.x1 > labels[1]!.x0) continue;
+    const cells = body.map((r) => r[k]!).filter(Boolean);
+    if (cells.length < 2 || cells.some((c) => GROUPED.test(c) || numberPair(c) === null)) continue;
+    for (const row of body) row.splice(k, 1, ...(row[k] ? numberPair(row[k]!)! : ['', '']));
+    // The row holding both labels splits into them; a label above both spans the two.
+    for (const row of header) row.splice(k, 1, ...(row[k]!.includes(labels[0]!.text) && row[k]!.includes(labels[1]!.text) ? [labels[0]!.text, labels[1]!.text] : [row[k]!, row[k]!]));
+    const cut = (labels[0]!.x1 + labels[1]!.x0) / 2;
+    columns.splice(k, 1, { x0: columns[k]!.x0, x1: cut }, { x0: cut, x1: columns[k]!.x1 });
+  }
+}
+
+/**
+ * A shaded first line over zebra rows (every other row shaded): the rows alternate from the second
+ * line on, so the first, shaded like the row under it, is a band of its own: the header.
+ */
+function zebraHeader(shaded: boolean[]): number {
+  const body = shaded.slice(1);
+  return shaded[0] && shaded[1] && body.length >= 3 && body.every((s, k) => k === 0 || s !== body[k - 1]) ? 1 : 0;
+}
+
 /** Horizontal rules across most of a block's width. */
 function crossingRules(horizontals: Horizontal[], area: Box): number[] {
   const width = area.x1 - area.x0;
@@ -261,7 +298,8 @@ function tableOf(page: Page, block: Line[], horizontals: Horizontal[], turned: L
   }
   if (!known) {
     const bold = leadingDistinct(block.map((l) => l.bold));
-    const shaded = leadingDistinct(block.map((l) => isShaded(page.rects, { x0: area.x0, x1: area.x1, y0: l.y0, y1: l.y1 })));
+    const shadedLines = block.map((l) => isShaded(page.rects, { x0: area.x0, x1: area.x1, y0: l.y0, y1: l.y1 }));
+    const shaded = leadingDistinct(shadedLines) || zebraHeader(shadedLines);
     const sized = leadingDistinct(block.map((l) => Math.abs(l.size - size) > size * 0.12));
     headerLines = Math.max(bold, shaded, sized);
     known = headerLines > 0;
@@ -312,6 +350,7 @@ function tableOf(page: Page, block: Line[], horizontals: Horizontal[], turned: L
     previousLine = line;
   });
 
+  splitNumberPairs(columns, header, body, headLines);
   mergeCurrencyColumns(columns, header, body);
   const dataRows = body.filter((r, k) => !section[k]);
   const filledRows = dataRows.filter((r) => r.filter(Boolean).length >= 2).length;

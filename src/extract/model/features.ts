@@ -50,8 +50,8 @@ export const PRIORS: Record<Role, Record<string, number>> = {
   number: COMMON_PRIOR,
   issue_date: { ...COMMON_PRIOR, 'date:due_phrase': -2 },
   due_date: { ...COMMON_PRIOR, 'date:due_phrase': 2 },
-  seller: { ...COMMON_PRIOR, 'party:rule_vendor': 2, 'party:rule_customer': -2 },
-  buyer: { ...COMMON_PRIOR, 'party:rule_customer': 2, 'party:rule_vendor': -2 },
+  seller: { ...COMMON_PRIOR, 'party:rule_vendor': 2, 'party:rule_customer': -2, 'party:label_vendor': 2, 'party:label_customer': -2 },
+  buyer: { ...COMMON_PRIOR, 'party:rule_customer': 2, 'party:rule_vendor': -2, 'party:label_customer': 2, 'party:label_vendor': -2 },
   address: COMMON_PRIOR,
   net: COMMON_PRIOR,
   tax: COMMON_PRIOR,
@@ -70,7 +70,7 @@ export interface ModelCandidate {
 /** The families of concepts a label may name instead of the column's own: another date, another amount, another party. */
 const FAMILIES: Record<string, string[]> = {
   date: ['invoice_date', 'date', 'due_date', 'delivery_date', 'order_date', 'period', 'period_start', 'period_end'],
-  amount: ['net_amount', 'subtotal', 'tax_amount', 'total', 'amount_due', 'line_amount', 'discount', 'unit_price', 'tax_rate', 'quantity'],
+  amount: ['net_amount', 'subtotal', 'tax_amount', 'total', 'amount_due', 'line_amount', 'discount', 'unit_price', 'tax_rate', 'quantity', 'amount_paid', 'tendered'],
   id: ['invoice_number', 'order_number', 'customer_number', 'reference', 'item_number', 'tax_id', 'delivery_note'],
   party: ['vendor', 'customer', 'address', 'name'],
 };
@@ -363,6 +363,18 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const below = layout.lines.slice(line + 1, line + 5).map((l) => l.text);
     f['party:address_below'] = below.some((t) => POSTAL_LINE.test(t) || STREET_LINE.test(t)) ? 1 : 0;
     f['party:contacts_below'] = below.some(issuerDetail) ? 1 : 0;
+    // The nearest label line above within three lines ("Seller:", "Bill to:"), past number lines between.
+    for (let j = line - 1; j >= Math.max(0, line - 3); j--) {
+      const text = layout.lines[j]!.text.replace(/[:：]\s*$/, '');
+      const hits = /\d/.test(text) ? [] : conceptsOf(text);
+      const vendor = hits.find((h) => h.concept === 'vendor')?.score ?? 0;
+      const customer = hits.find((h) => h.concept === 'customer')?.score ?? 0;
+      if (vendor || customer) {
+        f['party:label_vendor'] = vendor;
+        f['party:label_customer'] = customer;
+        break;
+      }
+    }
     const visible = layout.lines.slice(0, line).filter((l) => l.page === firstPage && /\p{L}{2}/u.test(l.text)).length;
     f['party:line_rank'] = 1 / (1 + visible);
     out.push({ value, line, features: f });
@@ -370,6 +382,15 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
   layout.segs.forEach((row, i) => {
     if (layout.lines[i]!.page !== firstPage || i > 60) return;
     for (const seg of row) if (nameLike(seg.text)) add(seg.text.trim(), i, seg);
+    // A name printed in pieces on its line, or wrapped onto the next one.
+    const text = layout.lines[i]!.text.trim();
+    if (row.length > 1 && nameLike(text)) add(text, i, row[0]);
+    const next = layout.lines[i + 1];
+    if (next && next.page === firstPage && nameLike(text) && nameLike(next.text) && !issuerDetail(next.text)) {
+      const before = out.length;
+      add(`${text} ${next.text.trim()}`, i, row[0]);
+      if (out.length > before) out.at(-1)!.features['party:joined'] = 1;
+    }
   });
   for (const c of side === 'vendor' ? ruled.vendor : ruled.customer) if (c.line >= 0) add(c.value, c.line, layout.segs[c.line]?.[0]);
   return out;

@@ -7,7 +7,7 @@
  * column's expected values. Every target column then gives a group: the document's columns as
  * candidates, the right one (or none) as the answer. Generated groups teach what the corpus says
  * too little about: the same pairs with the column's description taken away, and with the right
- * header renamed to a thesaurus synonym or an abbreviation of its words.
+ * header renamed to a synonym, a broader or a derived word from the thesaurus, or an abbreviation.
  *
  * Cross-validated by document (5 folds by a hash of the case id) to choose the penalty; the
  * printed table compares the learned score's choices with the name rules' alone. Deterministic.
@@ -20,7 +20,7 @@ import { coerce } from '../coerce';
 import type { Cell, Reading } from '../document';
 import { fieldShape, positionOf, valueHints } from '../mapper';
 import { cellText, findHeaderRow, gridWidth, isEmpty, stackedLabels } from '../tables';
-import { broaderWords, known, synonyms } from '../thesaurus';
+import { broaderWords, derivedWords, known, synonyms } from '../thesaurus';
 import { devCases, type CorpusCase, cachedReading } from './corpus';
 import { combinedScore, labelWords, pairFeatures, type Features } from './headers';
 import { train, type Group, type RoleWeights } from './logit';
@@ -110,22 +110,22 @@ function groundTruth(c: CorpusCase, tables: DocColumn[][]): { table: DocColumn[]
 
 const hash = (s: string) => parseInt(createHash('sha256').update(s).digest('hex').slice(0, 8), 16);
 
-type Renaming = 'synonym' | 'broader' | 'abbreviation';
+type Renaming = 'synonym' | 'broader' | 'derived' | 'abbreviation';
 
-/** A header with its words renamed: a synonym or a broader word from the thesaurus, or an abbreviation. */
+/** A header with its words renamed: a synonym, a broader or a derived word from the thesaurus, or an abbreviation. */
 function renamed(label: string, how: Renaming, seed: string): string | null {
   const words = labelWords(label);
   let changed = false;
   const out = words.map((w) => {
     if (how !== 'abbreviation') {
-      const others = (how === 'synonym' ? synonyms(w) : broaderWords(w)).filter((s) => s.length >= 3 && !s.startsWith(w.slice(0, 3)));
+      const others = { synonym: synonyms, broader: broaderWords, derived: derivedWords }[how](w).filter((s) => s.length >= 3 && !s.startsWith(w.slice(0, 3)));
       if (!others.length) return w;
       changed = true;
       return others[hash(seed + w) % Math.min(3, others.length)]!;
     }
     if (w.length < 5 || !/^[a-z]+$/.test(w)) return w;
     changed = true;
-    // Half the words by their first three letters, half by their consonants ("qty", "wk").
+    // Half the words by their first three letters, half by their consonants ("bldg", "supvr").
     if (hash(seed + w) % 2) return w.slice(0, 3);
     const skeleton = w[0] + w.slice(1).replace(/[aeiou]/g, '').replace(/(.)\1+/g, '$1');
     return skeleton.slice(0, 4);
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
       samples.push({ fold, kind: 'corpus', group: groupOf(column, i, c.columns, truth.table, right, labels) });
       if (column.description) samples.push({ fold, kind: 'undescribed', group: groupOf({ ...column, description: undefined }, i, c.columns, truth.table, right, labels) });
       if (right < 0) return;
-      for (const how of ['synonym', 'broader', 'abbreviation'] as const) {
+      for (const how of ['synonym', 'broader', 'derived', 'abbreviation'] as const) {
         const other = renamed(labels[right]!, how, `${c.id}|${column.id}`);
         if (!other) continue;
         const changed = labels.map((l, j) => (j === right ? other : l));

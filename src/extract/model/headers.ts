@@ -31,7 +31,7 @@ export function labelWords(text: string): string[] {
 
 /**
  * How surely a short printed word abbreviates a longer one, 0..1: its letters in order from the
- * word's first letter on ("qty", "wk"), 1 for a prefix of three letters or more, less for a skeleton
+ * word's first letter on ("bldg", "supvr"), 1 for a prefix of three letters or more, less for a skeleton
  * and for two letters. A word the thesaurus knows as a word of its own is rarely an abbreviation.
  */
 export function abbreviates(short: string, word: string): number {
@@ -41,13 +41,13 @@ export function abbreviates(short: string, word: string): number {
   if (k < short.length) return 0;
   const prefix = word.startsWith(short);
   let score = prefix ? (short.length >= 3 ? 1 : 0.6) : short.length >= 3 ? 0.85 : 0.7;
-  // The last letter of a skeleton is one the word sounds ("wk" for week, not for "walkway").
+  // A skeleton far shorter than its word leaves most of it unsaid: a weaker sign ("sr" for "supervisor").
   if (!prefix && short.length * 2 < word.length - 2) score *= 0.7;
   if (known(short)) score *= 0.5;
   return score;
 }
 
-/** Letters of an initialism: "W-L-T", "P/E", "YTD" (capitals only), none otherwise. */
+/** Letters of an initialism: "P-E", "Q/A", "YTD" (capitals only), none otherwise. */
 function initials(label: string): string[] | null {
   const t = label.trim();
   if (/^\p{L}(?:\s*[-/.&]\s*\p{L}){1,4}\.?$/u.test(t)) return t.toLowerCase().match(/\p{L}/gu);
@@ -76,7 +76,7 @@ const NAME_MEMO = new Map<string, Features>();
 
 /** The features of the words alone (memoised: the mapper asks for every header option). */
 function wordFeatures(column: Column, label: string): Features {
-  const key = `${column.id}\u0000${column.name}\u0000${column.description ?? ''}\u0000${label}`;
+  const key = `${column.id}\u0000${column.name}\u0000${column.description ?? ''}\u0000${column.instruction ?? ''}\u0000${label}`;
   let hit = NAME_MEMO.get(key);
   if (hit) return hit;
   const name = labelWords(`${column.name} ${column.id.replace(/_/g, ' ')}`);
@@ -133,7 +133,7 @@ export function pairFeatures(column: Column, label: string, context: PairContext
 const MODEL = (WEIGHTS as unknown as { model: RoleWeights }).model;
 
 /** The learned probability that the header names the column. */
-export function headerProbability(features: Features, model: RoleWeights = MODEL): number {
+function headerProbability(features: Features, model: RoleWeights = MODEL): number {
   return probabilities(model, [features]).p[0]!;
 }
 

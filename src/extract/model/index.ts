@@ -32,7 +32,12 @@ export interface RoleOptions {
   options: Option[];
   none: number;
   model: RoleWeights;
+  /** The document was recognised from an image (its lines carry OCR confidences). */
+  scan?: boolean;
 }
+
+/** The writing threshold of a role for this document. */
+export const thresholdOf = (r: Pick<RoleOptions, 'model' | 'scan'>) => (r.scan && r.model.scanThreshold !== undefined ? r.model.scanThreshold : r.model.threshold);
 
 /** The key two candidates share when they are one value ("1.234,50" twice, a name on two lines). */
 function keyOf(role: Role, c: ModelCandidate): string {
@@ -44,6 +49,7 @@ function keyOf(role: Role, c: ModelCandidate): string {
 export function roleOptions(layout: Layout, wants: Want[], result: Map<string, Candidate>, weights: Weights = DEFAULT_WEIGHTS.roles): Array<RoleOptions & { candidates: ModelCandidate[] }> {
   const out: Array<RoleOptions & { candidates: ModelCandidate[] }> = [];
   const language = languageOf(layout.pairs.map((p) => p.label));
+  const scan = layout.lines.some((l) => l.confidence !== undefined);
   for (const want of wants) {
     const role = roleOf(want);
     const model = role ? weights[role] : undefined;
@@ -59,7 +65,7 @@ export function roleOptions(layout: Layout, wants: Want[], result: Map<string, C
       else byKey.set(key, { value: c.value, p: p[i]!, line: c.line, amount: c.amount });
     });
     const options = [...byKey.values()].sort((a, b) => b.p - a.p || a.line - b.line);
-    out.push({ want, role, options, none, model, candidates });
+    out.push({ want, role, options, none, model, candidates, scan });
   }
   return out;
 }
@@ -72,14 +78,17 @@ export function decode(all: RoleOptions[]): Map<string, Option | null> {
   const chosen = new Map<string, Option | null>();
   const byRole = (role: Role) => all.find((r) => r.role === role);
   // Values below their role's threshold are no choices: the field is then left empty.
-  const choices = (r: RoleOptions | undefined): Array<Option | null> => (r ? [...r.options.filter((o) => o.p >= r.model.threshold).slice(0, TOP), null] : [null]);
-  const logp = (r: RoleOptions | undefined, o: Option | null) => (r ? Math.log(Math.max(1e-9, o ? o.p : Math.max(r.none, 1 - r.options.reduce((s, x) => s + x.p, 0)))) : 0);
+  const choices = (r: RoleOptions | undefined): Array<Option | null> => (r ? [...r.options.filter((o) => o.p >= thresholdOf(r)).slice(0, TOP), null] : [null]);
+  // An empty field scores as the model's chance that none of the candidates is right.
+  const logp = (r: RoleOptions | undefined, o: Option | null) => (r ? Math.log(Math.max(1e-9, o ? o.p : r.none)) : 0);
   const amountOf = (o: Option | null) => (o ? (o.amount ?? findAmounts(o.value)[0]?.value ?? null) : null);
 
   const [net, tax, total] = [byRole('net'), byRole('tax'), byRole('total')];
   // A tax printed on the document (however its column decides): a "subtotal" equal to the total is then gross, no net.
   const taxPrinted = !!tax && tax.options.some((o) => o.p >= 0.3 && (amountOf(o) ?? 0) > 0);
   const grossTotals = (total?.options ?? []).filter((o) => o.p >= 0.3).map(amountOf).filter((v): v is number => v !== null);
+  const topNet = net?.options[0] ? amountOf(net.options[0]) : null;
+  const grossSubtotal = taxPrinted && topNet !== null && grossTotals.some((g) => close(topNet, g));
   if (net || tax || total) {
     let best = { score: -Infinity, picks: [null, null, null] as Array<Option | null> };
     for (const n of choices(net))
@@ -88,13 +97,15 @@ export function decode(all: RoleOptions[]): Map<string, Option | null> {
           let score = logp(net, n) + logp(tax, t) + logp(total, T);
           const [a, b, c] = [amountOf(n), amountOf(t), amountOf(T)];
           if (a !== null && taxPrinted && grossTotals.some((g) => close(a, g))) continue;
+          // The likeliest "net" being such a gross subtotal says the prices include the printed tax: it is written.
+          if (t === null && grossSubtotal) continue;
           // Three amounts that do not add up are never written together: one of them is left out.
           if (a !== null && b !== null && c !== null) {
             if (!close(a + b, c)) continue;
             score += 1;
           }
-          // Net and tax are parts of the total: neither exceeds it.
-          if (c !== null && ((a !== null && a > c + 0.011 && b !== null && b >= 0) || (b !== null && b > c))) score -= 2;
+          // Net and tax are parts of the total: neither exceeds it (but for a negative tax).
+          if (c !== null && ((a !== null && a > c + 0.011 && (b === null || b >= 0)) || (b !== null && b > c))) continue;
           if (score > best.score) best = { score, picks: [n, t, T] };
         }
     [net, tax, total].forEach((r, i) => r && chosen.set(r.want.column.id, best.picks[i]!));
@@ -106,6 +117,8 @@ export function decode(all: RoleOptions[]): Map<string, Option | null> {
     for (const i of choices(issue))
       for (const d of choices(due)) {
         if (i && d && /^\d{4}-\d{2}-\d{2}$/.test(i.value) && /^\d{4}-\d{2}-\d{2}$/.test(d.value) && d.value < i.value) continue;
+        // One printed date is not both: the same date twice is printed twice.
+        if (i && d && i.value === d.value && i.line === d.line) continue;
         const score = logp(issue, i) + logp(due, d);
         if (score > best.score) best = { score, picks: [i, d] };
       }

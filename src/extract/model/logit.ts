@@ -14,6 +14,8 @@ export interface RoleWeights {
   none: number;
   /** A value is written when its probability reaches this (chosen by cross-validation). */
   threshold: number;
+  /** The same for recognised scans, whose misread values cost more often (when trained apart). */
+  scanThreshold?: number;
   /** Share of training documents that have this field: an empty field counts against a row by it. */
   presence: number;
 }

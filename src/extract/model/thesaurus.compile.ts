@@ -5,8 +5,8 @@
  * committed and bundled, so the executable carries it and start-up parses only that.
  *
  * Kept: single-word nouns, verbs and adjectives, each with its most frequent senses; per sense,
- * its words, its broader senses (hypernyms), the senses its words derive from or to ("oppose" and
- * "opponent"), and the content words of its definition (without the usage examples).
+ * its words, its broader senses (hypernyms), the senses its words derive from or to ("employ" and
+ * "employer"), and the content words of its definition (without the usage examples).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -69,6 +69,7 @@ function main(): void {
   const dir = dictDir();
   const synsets = new Map<string, Synset>();
   const senses = new Map<string, string[]>();
+  const rare = new Map<string, string[]>();
   for (const [file, pos] of Object.entries(POS)) {
     for (const [id, s] of readData(dir, file, pos)) synsets.set(id, s);
     for (const line of readFileSync(join(dir, `index.${file}`), 'latin1').split('\n')) {
@@ -77,10 +78,10 @@ function main(): void {
       const lemma = f[0]!;
       if (!/^[a-z]{2,}$/.test(lemma)) continue;
       const count = Number(f[2]);
-      // Words no tagged text used (WordNet's sense counts) are rare ones: left out to keep the file small.
-      if (Number(f[f.length - count - 1]) === 0) continue;
       const ids = f.slice(f.length - count).slice(0, SENSES_PER_WORD).map((o) => `${pos}${o}`);
-      senses.set(lemma, [...(senses.get(lemma) ?? []), ...ids]);
+      // Words no tagged text used (WordNet's sense counts) are rarer: they keep only senses a common word shares.
+      const into = Number(f[f.length - count - 1]) > 0 ? senses : rare;
+      into.set(lemma, [...(into.get(lemma) ?? []), ...ids]);
     }
   }
   // Numbered senses: those some kept word names, then the broader and derived ones they point at.
@@ -93,9 +94,14 @@ function main(): void {
     }
     return index.get(id);
   };
-  const words = [...senses.keys()].sort();
-  for (const w of words) for (const id of senses.get(w)!) number(id);
+  for (const w of [...senses.keys()]) for (const id of senses.get(w)!) number(id);
   const named = order.length;
+  // A rare word that shares a sense with a common one (a formal name for a buyer) is kept, with that sense only.
+  for (const [w, ids] of rare) {
+    const shared = ids.filter((id) => index.has(id));
+    if (shared.length) senses.set(w, [...(senses.get(w) ?? []), ...shared]);
+  }
+  const words = [...senses.keys()].sort();
   for (const id of order.slice(0, named)) for (const other of [...synsets.get(id)!.hypernyms, ...synsets.get(id)!.derived]) number(other);
   const keep = (ids: string[]) => ids.map((id) => index.get(id)).filter((n): n is number => n !== undefined);
   // Every string once, in `vocabulary`; senses and definitions refer to it by number.

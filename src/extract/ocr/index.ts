@@ -85,13 +85,13 @@ export function pageFromScan(scan: ScannedPage, number: number): Page {
 
 export interface OcrPages {
   pages: Page[];
-  /** What the reader should know: pages shrunk, turned or skipped. */
+  /** What the reader should know: pages shrunk, turned, cut out, straightened or skipped. */
   notes: string[];
   /** Why no text at all came out (noise, a photo of no document, pages over time); else null. */
   nothingFound: string | null;
 }
 
-/** Pages from the pool's outcomes, with a note for every page that was turned, shrunk or skipped. */
+/** Pages from the pool's outcomes, with a note for every page that was turned, cut out, straightened, shrunk or skipped. */
 export function pagesFromOutcomes(outcomes: PageOutcome[], what: string): OcrPages {
   const pages: Page[] = [];
   const notes: string[] = [];
@@ -103,6 +103,8 @@ export function pagesFromOutcomes(outcomes: PageOutcome[], what: string): OcrPag
     const { scan } = outcome;
     notes.push(...scan.notes);
     if (scan.quarters !== 0) notes.push(`page ${outcome.page} was turned ${scan.quarters * 90} degrees clockwise to read it`);
+    if (scan.cropped) notes.push(`page ${outcome.page}: the sheet was cut out of the photo's background to read it`);
+    if (Math.abs(scan.skew) >= 1) notes.push(`page ${outcome.page} was straightened by ${Math.abs(scan.skew)} degrees to read it`);
     pages.push(pageFromScan(scan, outcome.page));
   }
   let nothingFound: string | null = null;

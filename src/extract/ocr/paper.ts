@@ -12,7 +12,7 @@ const OUTLINE_SIDE = 256;
  * The sheet in a photo: the largest bright region, when it is clearly brighter than what lies
  * around it and neither fills the whole image (a scan, already cut to the page) nor only a sliver
  * of it. Returns its bounding box in pixels of `image`, and the image with everything outside the
- * sheet painted white so a dark table or a hand at the edge is not read as ink; null when the
+ * sheet painted paper so a dark table or a hand at the edge is not read as ink; null when the
  * image shows no sheet on a background.
  */
 export function findPaper(image: GreyImage): { box: Box; image: GreyImage } | null {
@@ -97,7 +97,13 @@ export function findPaper(image: GreyImage): { box: Box; image: GreyImage } | nu
   };
   const cut = crop(image, box);
   const out = cut.data;
-  // Outside cells are grown by one so the sheet's dark edge does not stay behind as a ruling line.
+  // The table is painted the sheet's own paper grey (its typical brightness), so evening out the
+  // paper later sees no brighter border; outside cells are grown by one so the sheet's dark edge
+  // does not stay behind as a ruling line.
+  const levels = new Array<number>(256).fill(0);
+  for (let i = 0; i < data.length; i++) if (!outside[i]) levels[data[i]!]!++;
+  let paperGrey = 255;
+  for (let seen = 0; paperGrey > 0 && seen + levels[paperGrey]! < sheet / 2; paperGrey--) seen += levels[paperGrey]!;
   for (let y = 0; y < cut.height; y++) {
     const sy = Math.min(height - 1, Math.floor((y + box.y0) / factor));
     for (let x = 0; x < cut.width; x++) {
@@ -110,7 +116,7 @@ export function findPaper(image: GreyImage): { box: Box; image: GreyImage } | nu
           if (ny >= 0 && nx >= 0 && ny < height && nx < width && outside[ny * width + nx]) away = true;
         }
       }
-      if (away) out[y * cut.width + x] = 255;
+      if (away) out[y * cut.width + x] = paperGrey;
     }
   }
   return { box, image: cut };
@@ -404,3 +410,36 @@ export function binarise(image: GreyImage, window: number, k = 0.2): GreyImage {
   }
   return { width, height, data: out };
 }
+
+
+/**
+ * Faint print made dark: when the ink of a page whose paper was evened out to white is light grey
+ * (a faded thermal receipt, a pale scan), the greys are stretched so that ink becomes black; the
+ * recogniser otherwise takes the whole page for blank paper. The ink's grey is where `share` of
+ * the pixels darker than paper are darker still: a small share takes the darkest print on the page
+ * (a few specks aside), a large one looks past a dark pen mark or shadow to the print beside it.
+ * A page whose ink is dark is left as it is.
+ */
+export function darkenFaintInk(image: GreyImage, share: number): GreyImage {
+  const histogram = new Array<number>(256).fill(0);
+  for (const v of image.data) histogram[v]!++;
+  let marked = 0;
+  for (let v = 0; v < PAPER; v++) marked += histogram[v]!;
+  // Less than a thousandth of the page off-white is no print at all.
+  if (marked < image.data.length / 1000) return image;
+  let below = 0;
+  let ink = 0;
+  while (below + histogram[ink]! < marked * share) below += histogram[ink++]!;
+  if (ink <= FAINT_INK) return image;
+  const gain = Math.min(MAX_INK_GAIN, 255 / (255 - ink));
+  const data = new Uint8Array(image.data.length);
+  for (let i = 0; i < data.length; i++) data[i] = Math.max(0, Math.round(255 - (255 - image.data[i]!) * gain));
+  return { ...image, data };
+}
+
+/** Evened-out paper is at least this light. */
+const PAPER = 245;
+/** Ink lighter than this grey is faint. */
+const FAINT_INK = 80;
+/** Paper grain is stretched too: beyond this it would become specks. */
+const MAX_INK_GAIN = 6;

@@ -114,8 +114,9 @@ export function inkThreshold(image: GreyImage): number {
 /**
  * Which way the text lines run. Lines of text are separated by blank rows of paper, while blank
  * columns only occur where every line has a gap at the same place (a gutter), so across the text
- * there are far fewer of them. Ruling lines should be erased first: they cross every gap.
- * Returns the fractions of blank rows and of blank columns between the first and last inked ones,
+ * there are far fewer of them. Ruling lines cross every gap, and text too small for its gaps to
+ * show merges them: the letters' neighbours (textRunsAcross) tell better, and this is for pages
+ * with too few letters for that. Returns the fractions of blank rows and of blank columns between the first and last inked ones,
  * and whether the lines run across the page.
  */
 export function blankLines(image: GreyImage): { rows: number; columns: number; horizontal: boolean } {
@@ -298,17 +299,4 @@ export function normaliseBackground(image: GreyImage, block: number): GreyImage 
     }
   }
   return { width, height, data: out };
-}
-
-/** Paints the given boxes (ruling lines) white, grown by `margin` pixels. */
-export function erase(image: GreyImage, boxes: Box[], margin: number): GreyImage {
-  const data = image.data.slice();
-  for (const b of boxes) {
-    const x0 = Math.max(0, Math.floor(b.x0 - margin));
-    const x1 = Math.min(image.width, Math.ceil(b.x1 + margin));
-    const y0 = Math.max(0, Math.floor(b.y0 - margin));
-    const y1 = Math.min(image.height, Math.ceil(b.y1 + margin));
-    for (let y = y0; y < y1; y++) data.fill(255, y * image.width + x0, y * image.width + x1);
-  }
-  return { ...image, data };
 }

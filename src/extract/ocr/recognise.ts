@@ -6,10 +6,10 @@
  * upright: the direction of the text lines gives the axis, the recogniser's confidence which end
  * is up.
  */
-import type { Worker as TesseractWorker } from 'tesseract.js';
+import { PSM, type Worker as TesseractWorker } from 'tesseract.js';
 import type { Box } from '../layout/page';
 import { blankLines, encodePgm, findRules, normaliseBackground, resize, rotateBoxes, rotateQuarters, shrink, type GreyImage } from './raster';
-import { binarise, crop, findPaper, rotate, skewAngle, textLineHeight, textRunsAcross } from './paper';
+import { binarise, crop, darkenFaintInk, findPaper, rotate, skewAngle, textLineHeight, textRunsAcross } from './paper';
 import { median } from '../layout/lines';
 
 /** A recognised word, in pixels of the upright page image. */
@@ -42,15 +42,24 @@ interface Pass {
   confidence: number;
 }
 
+/** A reading of fewer words than this has (almost) nothing: the page is tried again other ways. */
+const FEW_WORDS = 3;
 /** Below this mean confidence a reading is doubted and the page is also read the other way up. */
 const CONFIDENT = 0.7;
 /**
  * The text line height (in pixels, ascenders to descenders) pages are scaled to: the recogniser
  * scales every line to a fixed height itself, and reads best, and fastest, near it.
  */
-const LINE_HEIGHT = Number(process.env.G1_T) || 32;
+const LINE_HEIGHT = 32;
 /** Pages are looked at (direction, skew, line height) at most this large: enough to see letters, quick to measure. */
 const SURVEY_SIDE = 2000;
+/**
+ * Shares of the off-white pixels taken as the ink's grey (see darkenFaintInk): the darkest print
+ * for every page; past a dark mark to the print beside it only when nothing else was read, since
+ * stretching ordinary grey print costs the recogniser accuracy.
+ */
+const DARKEST_INK = 0.02;
+const FAINT_INK_BESIDE_DARK = 0.25;
 /** Skews smaller than this are left alone: the recogniser copes, and turning blurs. */
 const MIN_SKEW = 0.3;
 
@@ -64,10 +73,16 @@ interface TesseractBlock {
   }>;
 }
 
-async function recognise(tesseract: TesseractWorker, image: GreyImage, dpi: number): Promise<PixelWord[]> {
+/**
+ * How the recogniser finds text on the page: `page` looks for blocks, columns and tables; `column`
+ * takes the page as one column of lines, so nothing on it is set aside as a picture.
+ */
+type Layout = 'page' | 'column';
+
+async function recognise(tesseract: TesseractWorker, image: GreyImage, dpi: number, layout: Layout = 'page'): Promise<PixelWord[]> {
   const { data } = await tesseract.recognize(
     Buffer.from(encodePgm(image)),
-    { user_defined_dpi: String(Math.round(dpi)) } as never,
+    { user_defined_dpi: String(Math.round(dpi)), ...(layout === 'column' ? { tessedit_pageseg_mode: PSM.SINGLE_COLUMN } : {}) } as never,
     { blocks: true, text: false },
   );
   const words: PixelWord[] = [];
@@ -125,22 +140,29 @@ function prepare(source: GreyImage, maxPixels: number): Prepared {
   const surveyFactor = Math.max(1, Math.max(sheet.width, sheet.height) / SURVEY_SIDE);
   const survey = surveyFactor > 1 ? shrink(sheet, surveyFactor) : sheet;
   const level = normaliseBackground(survey, paperBlock(survey));
-  let ink = binarise(level, Math.max(15, Math.round(Math.min(level.width, level.height) / 30)) | 1);
+  // The paper is already even, so a low k: faint print counts as ink, and the survey tolerates some grain.
+  let ink = binarise(level, Math.max(15, Math.round(Math.min(level.width, level.height) / 30)) | 1, 0.1);
   const across = textRunsAcross(ink);
   const horizontal = across ?? blankLines(ink).horizontal;
   const measured = skewAngle(ink, horizontal);
   const skew = Math.abs(measured) >= MIN_SKEW ? measured : 0;
   if (skew) ink = rotate(ink, -skew);
   const lineHeight = textLineHeight(ink, horizontal);
-  let scale = lineHeight ? Math.max(0.25, Math.min(4, LINE_HEIGHT / (lineHeight * surveyFactor))) : 1 / surveyFactor;
+  let scale = lineHeight ? Math.max(0.25, Math.min(4, LINE_HEIGHT / (lineHeight * surveyFactor))) : 1;
   scale = Math.min(scale, Math.sqrt(maxPixels / (sheet.width * sheet.height)));
   const scaled = resize(sheet, scale);
-  let image = rotate(normaliseBackground(scaled, paperBlock(scaled)), -skew);
-  if (process.env.G1_BIN) image = binarise(image, Math.max(15, Math.round(LINE_HEIGHT * 1.5)) | 1, Number(process.env.G1_K) || 0.2);
+  const image = rotate(darkenFaintInk(normaliseBackground(scaled, paperBlock(scaled)), DARKEST_INK), -skew);
   return { image, scale, skew, cropped: paper !== null, across };
 }
 
-async function readOriented(tesseract: TesseractWorker, image: GreyImage, across: boolean | null, dpi: number, deadline: () => void): Promise<Pass> {
+/** The page with only its paper evened out, shrunk to `maxPixels`: no sheet cut out, no turn, no scaling to the text. */
+function asItCame(source: GreyImage, maxPixels: number): Prepared {
+  const scale = Math.min(1, Math.sqrt(maxPixels / (source.width * source.height)));
+  const scaled = resize(source, scale);
+  return { image: darkenFaintInk(normaliseBackground(scaled, paperBlock(scaled)), DARKEST_INK), scale, skew: 0, cropped: false, across: null };
+}
+
+async function readOriented(tesseract: TesseractWorker, image: GreyImage, across: boolean | null, dpi: number, deadline: () => void, layout: Layout = 'page'): Promise<Pass> {
   // Along the axis the text lines give, upright first; upside down when that reading is doubtful.
   // When the axis is unknown, the other one too.
   const order = across === false ? [1, 3] : across === true ? [0, 2] : blankLines(image).horizontal ? [0, 2, 1, 3] : [1, 3, 0, 2];
@@ -150,27 +172,79 @@ async function readOriented(tesseract: TesseractWorker, image: GreyImage, across
     const turned = rotateQuarters(image, quarters);
     if (best && i % 2 === 1) {
       // Which end is up shows on a band of the page as well as on the whole, at a third of the cost.
-      const band = await recognise(tesseract, crop(turned, { x0: 0, y0: turned.height / 3, x1: turned.width, y1: (turned.height * 2) / 3 }), dpi);
+      const band = await recognise(tesseract, crop(turned, { x0: 0, y0: turned.height / 3, x1: turned.width, y1: (turned.height * 2) / 3 }), dpi, layout);
       if (meanConfidence(band) <= best.confidence + 0.1) continue;
       deadline();
     }
-    const words = await recognise(tesseract, turned, dpi);
+    const words = await recognise(tesseract, turned, dpi, layout);
     const pass: Pass = { quarters, words, confidence: meanConfidence(words) };
     if (!best || score(pass) > score(best)) best = pass;
-    if (best.confidence >= CONFIDENT && best.words.length >= 3) break;
+    if (best.confidence >= CONFIDENT && best.words.length >= FEW_WORDS) break;
   }
   return best!;
 }
 
+/** How much darker than the paper a pixel must be to count as print. */
+const INK_CONTRAST = 32;
 /**
- * Reads a page image. `deadline` throws once the page's time is up; it is checked between the
- * recogniser's passes, and the pool ends a worker that overruns anyway.
+ * Share of a page's pixels that must be print for reading it again in other ways to be worth it: a
+ * few stray letters on an empty page are read once (trying again took seconds and found nothing).
  */
-export async function readPageImage(tesseract: TesseractWorker, source: GreyImage, dpi: number, maxPixels: number, deadline: () => void): Promise<PageScan> {
-  const prepared = prepare(source, maxPixels);
+const RETRY_INK_SHARE = 0.001;
+
+/** The share of the page's pixels darker than its brightest tone (the paper) by INK_CONTRAST. */
+function inkShare(image: GreyImage): number {
+  let high = 0;
+  for (const v of image.data) if (v > high) high = v;
+  let ink = 0;
+  for (const v of image.data) if (v < high - INK_CONTRAST) ink++;
+  return ink / Math.max(1, image.data.length);
+}
+
+/**
+ * The resolution the recogniser is told for a page whose source did not state one. It sizes its
+ * noise filters by it: the source's own guess scaled with the page would call text that was
+ * enlarged fourfold four times too small to be text.
+ */
+const ASSUMED_DPI = 300;
+
+/**
+ * Reads a page image of `dpi` pixels per inch (null when the source did not say). `deadline`
+ * throws once the page's time is up; it is checked between the recogniser's passes, and the pool
+ * ends a worker that overruns anyway.
+ */
+export async function readPageImage(tesseract: TesseractWorker, source: GreyImage, dpi: number | null, maxPixels: number, deadline: () => void): Promise<PageScan> {
+  const ink = inkShare(source);
+  // An even page (an empty page rendered, a blank scan) has nothing to read, in any direction.
+  if (ink === 0) return { width: source.width, height: source.height, quarters: 0, skew: 0, cropped: false, words: [], rules: [] };
+  const read = (page: Prepared, layout?: Layout) => readOriented(tesseract, page.image, page.across, dpi ? dpi * page.scale : ASSUMED_DPI, deadline, layout);
+  const first = prepare(source, maxPixels);
+  let prepared = first;
+  let pass = await read(first);
+  // A page on which (almost) nothing was found is tried again before that is reported: as one
+  // column of lines (a photo's texture or shadow can make the whole page look like a picture,
+  // whose text is not read), as it came, should the survey have misjudged it (a sheet where there
+  // is none, lines too small to measure), and last with faint print made dark however dark
+  // something beside it is (a shadow, a pen mark), and with ink made black wherever it is darker
+  // than the paper around it.
+  const retries: Array<[() => Prepared, Layout]> = [
+    [() => first, 'column'],
+    [() => asItCame(source, maxPixels), 'page'],
+    [() => ({ ...first, image: darkenFaintInk(first.image, FAINT_INK_BESIDE_DARK) }), 'page'],
+    [() => ({ ...first, image: binarise(first.image, LINE_HEIGHT * 2 + 1, 0.1) }), 'column'],
+  ];
+  for (const [page, layout] of retries) {
+    if (pass.words.length >= FEW_WORDS || ink < RETRY_INK_SHARE) break;
+    deadline();
+    const retry = page();
+    const again = await read(retry, layout);
+    if (score(again) > score(pass)) {
+      prepared = retry;
+      pass = again;
+    }
+  }
   const { image, scale } = prepared;
   const pageRules = findRules(image, Math.min(image.width, image.height) / 40, Math.max(3, image.width / 300));
-  const pass = await readOriented(tesseract, image, prepared.across, dpi * scale, deadline);
   // Back to pixels of the source, whose resolution the caller knows.
   const back = (b: Box): Box => ({ x0: b.x0 / scale, y0: b.y0 / scale, x1: b.x1 / scale, y1: b.y1 / scale });
   const words = pass.words.map((w) => ({ ...w, ...back(w), lineHeight: w.lineHeight / scale }));

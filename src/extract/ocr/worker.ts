@@ -31,9 +31,6 @@ export interface PageReply {
   error?: string;
 }
 
-/** Resolution assumed while reading an image that does not state its own. */
-const ASSUMED_DPI = 300;
-
 let setup: WorkerSetup | null = null;
 let tesseract: Promise<TesseractWorker> | null = null;
 
@@ -60,7 +57,7 @@ async function readPage(job: PageJob): Promise<PageReply> {
     if (Date.now() > job.deadline) throw new Error('out of time');
   };
   const raster = job.source === 'pdf' ? await rasterisePdfPage(job.bytes, job.documentKey, job.page, limits) : await rasteriseImage(job.bytes, job.page, limits);
-  const scan = await readPageImage(await recogniser(), raster.image, raster.dpi ?? ASSUMED_DPI, limits.maxPagePixels, deadline);
+  const scan = await readPageImage(await recogniser(), raster.image, raster.dpi, limits.maxPagePixels, deadline);
   return { id: job.id, scan: { ...scan, dpi: raster.dpi, notes: raster.notes } };
 }
 

@@ -321,8 +321,8 @@ function pairPrinted(rows: MappedRow[], printed: MappedRow[]): Array<MappedRow |
   return rows.map((row) => {
     for (let k = next; k < printed.length; k++) {
       const shared = Object.keys(row.values).filter((id) => id in printed[k]!.values);
-      const same_ = shared.filter((id) => agrees(row.values[id], printed[k]!.values[id])).length;
-      if (same_ > 0 && same_ > shared.length - same_) {
+      const agreed = shared.filter((id) => agrees(row.values[id], printed[k]!.values[id])).length;
+      if (agreed > 0 && agreed > shared.length - agreed) {
         next = k + 1;
         return printed[k];
       }
@@ -340,8 +340,8 @@ const coded = (column: Column) => nameScore(column, 'Unit') >= FIELD_NAME;
  * this XML lacks (a due date it does not state) stays empty rather than taking a near one (its
  * delivery date); a column still empty takes the invoice's document field that names it (the
  * invoice number on each line of an item table). XML values are certain. A PDF's `printed` rows
- * (the layout path's, row for row) fill what the XML does not state, at their own confidence,
- * and give units as printed.
+ * (the layout path's, each paired with the XML row it agrees with) fill what the XML does not
+ * state, at their own confidence, and give units as printed.
  */
 export function exactRows(rows: MappedRow[], reading: Pick<Reading, 'groups'>, columns: Column[], printed: MappedRow[] = []): MappedRow[] {
   const header = reading.groups.find((g) => g.label === INVOICE_GROUP)?.records[0] ?? {};

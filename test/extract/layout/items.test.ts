@@ -65,10 +65,10 @@ describe('item tables under a drawn header', () => {
     ]);
     const table = result.tables.find((t) => t.grid[0]![0] === 'Pos');
     expect(table?.grid.slice(1)).toEqual([
-      ['1', 'Consulting', '8', '120.00', '19%', '960.00'],
-      ['', 'Travel costs', '', '', '', '84.00'],
-      ['2', 'Workshop', '1', '900.00', '19%', '900.00'],
-      ['3', 'Licence', '1', '300.00', '19%', '300.00'],
+      ['1', 'Consulting', '8', '120.00', '19%', '960.00', ''],
+      ['', 'Travel costs', '', '', '', '84.00', ''],
+      ['2', 'Workshop', '1', '900.00', '19%', '900.00', ''],
+      ['3', 'Licence', '1', '300.00', '19%', '300.00', ''],
     ]);
     expect(result.lines.map((l) => l.text)).toContain('Payment within 14 days to the account below.');
   });
@@ -96,9 +96,29 @@ describe('item tables under a drawn header', () => {
     ]);
     const table = result.tables.find((t) => t.grid[0]![0] === 'Pos');
     expect(table?.grid.slice(1)).toEqual([
-      ['1 A-77', 'Blue widget boxed', '3', '191.00', '19%', '573.00'],
-      ['2', 'Red gadget', '2', '10.50', '19%', '21.00'],
+      ['1 A-77', 'Blue widget boxed', '3', '191.00', '19%', '573.00', ''],
+      ['2', 'Red gadget', '2', '10.50', '19%', '21.00', ''],
     ]);
+  });
+
+  test('the item table continued on the next page under the same band is one table, notes on one page or not', async () => {
+    const result = await read([
+      (d) => {
+        band(d, 100, true);
+        line(d, 124, ['1', 'Blue widget', '3', '191.00', '19%', '573.00']);
+        d.text('Serial no.: 4711-2', 85, 143);
+        line(d, 170, ['2', 'Red gadget', '2', '10.50', '19%', '21.00']);
+        d.text('Bank: Example Bank, account 123 456 789', 50, 740);
+      },
+      (d) => {
+        band(d, 60, true);
+        line(d, 84, ['3', 'Cable set', '10', '2.50', '7%', '25.00']);
+        line(d, 104, ['4', 'Grey box', '5', '4.00', '19%', '20.00']);
+      },
+    ]);
+    const tables = result.tables.filter((t) => t.grid[0]![0] === 'Pos');
+    expect(tables).toHaveLength(1);
+    expect(tables[0]!.grid.map((r) => r[0])).toEqual(['Pos', '1', '2', '3', '4']);
   });
 
   test('zebra rows (filled boxes behind every other item) are neither header nor rules', async () => {
@@ -121,6 +141,78 @@ describe('item tables under a drawn header', () => {
     ]);
     const table = result.tables.find((t) => t.grid[0]![0] === 'Pos');
     expect(table?.grid).toHaveLength(5);
-    expect(table?.grid[4]).toEqual(['4', 'Grey box', '5', '4.00', '19%', '20.00']);
+    expect(table?.grid[4]).toEqual(['4', 'Grey box', '5', '4.00', '19%', '20.00', '']);
+  });
+});
+
+describe('layout defects of printed invoices', () => {
+  const items = [['Blue widget', '3', '191.00', '19%', '573.00'], ['Red gadget', '2', '10.50', '19%', '21.00'], ['Setup', '1', '80.00', '7%', '80.00']];
+  const xs = [50, 250, 320, 420, 500];
+
+  test('header cells filled and outlined in their own colour are a header band, not a ruled grid of one row', async () => {
+    const result = await read([
+      (d) => {
+        for (const [a, b] of [[45, 245], [245, 315], [315, 415], [415, 495], [495, 560]] as const) d.fill(a, 96, b, 114, { grey: 0.25, outline: true });
+        ['Description', 'Qty', 'Unit price', 'VAT', 'Amount'].forEach((t, i) => d.text(t, xs[i]!, 100, { white: true }));
+        items.forEach((r, k) => r.forEach((t, i) => d.text(t, xs[i]!, 122 + k * 16)));
+      },
+    ]);
+    expect(result.tables).toHaveLength(1);
+    expect(result.tables[0]!.headerRows).toBe(1);
+    expect(result.tables[0]!.grid).toEqual([['Description', 'Qty', 'Unit price', 'VAT', 'Amount', ''], ...items.map((r) => [...r, ''])]);
+  });
+
+  test('a dark band across the whole header and zebra rows, one box each, leave an ordinary table with its header', async () => {
+    const result = await read([
+      (d) => {
+        d.fill(45, 96, 560, 114, { grey: 0.2 });
+        ['Description', 'Qty', 'Unit price', 'VAT', 'Amount'].forEach((t, i) => d.text(t, xs[i]!, 100, { white: true }));
+        items.forEach((r, k) => {
+          if (k % 2 === 0) d.fill(45, 118 + k * 16, 560, 134 + k * 16, { grey: 0.92 });
+          r.forEach((t, i) => d.text(t, xs[i]!, 122 + k * 16));
+        });
+        d.text('Total', 420, 180, { bold: true });
+        d.text('674.00', 500, 180, { bold: true });
+      },
+    ]);
+    expect(result.tables).toHaveLength(1);
+    expect(result.tables[0]!.grid.slice(0, 4)).toEqual([['Description', 'Qty', 'Unit price', 'VAT', 'Amount'], ...items]);
+    expect(result.tables[0]!.headerRows).toBe(1);
+  });
+
+  test('a cell of two numbers set a space apart, under two labels, splits at its own gap', async () => {
+    const result = await read([
+      (d) => {
+        ['Description', 'Qty', 'Unit price', 'VAT', 'Amount'].forEach((t, i) => d.text(t, [50, 250, 320, 400, 440][i]!, 100, { bold: true }));
+        items.forEach((r, k) => {
+          r.slice(0, 3).forEach((t, i) => d.text(t, xs[i]!, 120 + k * 16));
+          d.text(`${r[3]} ${r[4]}`, 400, 120 + k * 16);
+        });
+        // "1 234.50" is one number, never two.
+        d.text('Big item', 50, 168);
+        d.text('1', 250, 168);
+        d.text('1 234.50', 320, 168);
+        d.text('19% 1 234.50', 400, 168);
+      },
+    ]);
+    expect(result.tables[0]!.grid).toEqual([['Description', 'Qty', 'Unit price', 'VAT', 'Amount'], ...items, ['Big item', '1', '1 234.50', '19%', '1 234.50']]);
+  });
+
+  test('a fixed-pitch print lines up by characters: labels a space apart and numbers flush right', async () => {
+    const text = [
+      'Pos Article   Description                  Quantity Unit price     Amount',
+      '  1 100234    Hex bolt M8 x 40                  250       0.12      30.00',
+      '  2 100871    Washer 8 mm                       500       0.03      15.00',
+      '  3 204410    Wall plug 10 mm                    40       0.35      14.00',
+      '  4 310002    Mounting rail 2 m                   3      12.90      38.70',
+    ];
+    const result = await read([(d) => text.forEach((t, k) => d.text(t, 30, 100 + k * 11, { mono: true, size: 8 }))]);
+    expect(result.tables[0]!.grid).toEqual([
+      ['Pos', 'Article', 'Description', 'Quantity', 'Unit price', 'Amount'],
+      ['1', '100234', 'Hex bolt M8 x 40', '250', '0.12', '30.00'],
+      ['2', '100871', 'Washer 8 mm', '500', '0.03', '15.00'],
+      ['3', '204410', 'Wall plug 10 mm', '40', '0.35', '14.00'],
+      ['4', '310002', 'Mounting rail 2 m', '3', '12.90', '38.70'],
+    ]);
   });
 });

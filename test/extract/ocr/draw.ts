@@ -152,3 +152,43 @@ export function pngHeader(width: number, height: number): Uint8Array {
   out.set([0x49, 0x45, 0x4e, 0x44], 37);
   return out;
 }
+
+export const RECEIPT_LINES = ['NORTHWIND STORES', '18 Harbour Road', 'Invoice 20431', 'Date 14/03/2019', 'Milk 2.40', 'Bread 3.10', 'Total 5.50'];
+
+/**
+ * A receipt photographed: a narrow sheet of text lines, turned `degrees` clockwise, lying on a
+ * darker table. `ink` is the grey of the print (faded thermal paper is light), `size` its height
+ * in pixels; `penMark` adds a tick in dark ink.
+ */
+export function drawReceiptPhoto(options: { degrees: number; ink?: string; size?: number; table?: string; penMark?: boolean }): Uint8Array {
+  const size = options.size ?? 26;
+  const sheetWidth = size * 16;
+  const sheetHeight = Math.round(size * 2 * (RECEIPT_LINES.length + 2));
+  const sheet = createCanvas(sheetWidth, sheetHeight);
+  const s = sheet.getContext('2d');
+  s.fillStyle = '#f4f1ea';
+  s.fillRect(0, 0, sheetWidth, sheetHeight);
+  s.fillStyle = options.ink ?? '#202020';
+  s.font = `${size}px sans-serif`;
+  RECEIPT_LINES.forEach((line, i) => s.fillText(line, size, size * 2 * (i + 1.5)));
+  if (options.penMark) {
+    // A tick in dark ink beside the print.
+    s.strokeStyle = '#101010';
+    s.lineWidth = Math.max(3, size / 4);
+    s.beginPath();
+    s.moveTo(sheetWidth - size * 3, size * 4);
+    s.lineTo(sheetWidth - size * 2.2, size * 5);
+    s.lineTo(sheetWidth - size, size * 2.5);
+    s.stroke();
+  }
+  const width = Math.round(sheetWidth * 1.8);
+  const height = Math.round(sheetHeight * 1.4);
+  const photo = createCanvas(width, height);
+  const g = photo.getContext('2d');
+  g.fillStyle = options.table ?? '#4a4038';
+  g.fillRect(0, 0, width, height);
+  g.translate(width / 2, height / 2);
+  g.rotate((options.degrees * Math.PI) / 180);
+  g.drawImage(sheet, -sheetWidth / 2, -sheetHeight / 2);
+  return new Uint8Array(photo.toBuffer('image/png'));
+}
