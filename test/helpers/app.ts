@@ -19,6 +19,16 @@ export interface Reply {
   body: any;
 }
 
+/** One uploaded file: its name, its bytes, and its type (none: the server decides). */
+export type Part = [name: string, content: string | Uint8Array, type?: string];
+
+/** A multipart upload body: one `file` part per file. */
+export function form(parts: Part[]): FormData {
+  const data = new FormData();
+  for (const [name, content, type] of parts) data.append('file', new File([content], name, { type: type ?? '' }));
+  return data;
+}
+
 export function tempDir(prefix = 'rowsmith-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

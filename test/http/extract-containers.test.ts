@@ -9,18 +9,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zip } from '../faults/fuzzer';
 import { facturX, ciiInvoice, INVOICE, ublInvoice } from '../fixtures/extract/einvoices';
-import { ADMIN_KEY, startApp, type TestApp } from '../helpers/app';
+import { ADMIN_KEY, startApp, type TestApp, form, type Part } from '../helpers/app';
 
 const P = '/v1/projects/proj_default';
 const I = INVOICE;
-
-type Part = [name: string, content: string | Uint8Array, type?: string];
-
-function form(parts: Part[]): FormData {
-  const data = new FormData();
-  for (const [name, content, type] of parts) data.append('file', new File([content], name, { type: type ?? '' }));
-  return data;
-}
 
 const COLUMNS = [
   { id: 'invoice_number', name: 'Invoice number', type: 'string' },

@@ -6,17 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Document, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
 import ExcelJS from 'exceljs';
-import { startApp, type TestApp } from '../helpers/app';
+import { startApp, type TestApp, form, type Part } from '../helpers/app';
 
 const P = '/v1/projects/proj_default';
-
-type Part = [name: string, content: string | Uint8Array, type?: string];
-
-function form(parts: Part[]): FormData {
-  const data = new FormData();
-  for (const [name, content, type] of parts) data.append('file', new File([content], name, { type: type ?? '' }));
-  return data;
-}
 
 let app: TestApp;
 let dmyApp: TestApp;
