@@ -184,18 +184,30 @@ async function readOriented(tesseract: TesseractWorker, image: GreyImage, across
   return best!;
 }
 
-/** How much darker than the paper a pixel must be to count as print. */
-const INK_CONTRAST = 32;
+/** Grey levels a page must span to hold any print at all: within fewer it is one even tone. */
+const EVEN_TONE = 8;
+/** How much darker than the paper a pixel of the prepared page (faint ink already darkened) must be to count as print. */
+const INK_CONTRAST = 64;
 /**
- * Share of a page's pixels that must be print for reading it again in other ways to be worth it: a
- * few stray letters on an empty page are read once (trying again took seconds and found nothing).
+ * Share of the prepared page's pixels that must be print for reading it again in other ways to be
+ * worth it: a few stray letters on an empty page are read once (trying again took seconds and
+ * found nothing).
  */
 const RETRY_INK_SHARE = 0.001;
 
+function toneRange(image: GreyImage): { low: number; high: number } {
+  let low = 255;
+  let high = 0;
+  for (const v of image.data) {
+    if (v < low) low = v;
+    if (v > high) high = v;
+  }
+  return { low, high };
+}
+
 /** The share of the page's pixels darker than its brightest tone (the paper) by INK_CONTRAST. */
 function inkShare(image: GreyImage): number {
-  let high = 0;
-  for (const v of image.data) if (v > high) high = v;
+  const { high } = toneRange(image);
   let ink = 0;
   for (const v of image.data) if (v < high - INK_CONTRAST) ink++;
   return ink / Math.max(1, image.data.length);
@@ -214,13 +226,14 @@ const ASSUMED_DPI = 300;
  * ends a worker that overruns anyway.
  */
 export async function readPageImage(tesseract: TesseractWorker, source: GreyImage, dpi: number | null, maxPixels: number, deadline: () => void): Promise<PageScan> {
-  const ink = inkShare(source);
   // An even page (an empty page rendered, a blank scan) has nothing to read, in any direction.
-  if (ink === 0) return { width: source.width, height: source.height, quarters: 0, skew: 0, cropped: false, words: [], rules: [] };
+  const tones = toneRange(source);
+  if (tones.high - tones.low < EVEN_TONE) return { width: source.width, height: source.height, quarters: 0, skew: 0, cropped: false, words: [], rules: [] };
   const read = (page: Prepared, layout?: Layout) => readOriented(tesseract, page.image, page.across, dpi ? dpi * page.scale : ASSUMED_DPI, deadline, layout);
   const first = prepare(source, maxPixels);
   let prepared = first;
   let pass = await read(first);
+  const ink = inkShare(first.image);
   // A page on which (almost) nothing was found is tried again before that is reported: as one
   // column of lines (a photo's texture or shadow can make the whole page look like a picture,
   // whose text is not read), as it came, should the survey have misjudged it (a sheet where there

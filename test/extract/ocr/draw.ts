@@ -2,6 +2,12 @@
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 
+/**
+ * One named face (Debian's fonts-dejavu-core) rather than whatever `sans-serif` resolves to: installing
+ * Chromium brings Liberation Sans, which changed what the recogniser reads of the small, faint prints.
+ */
+const FONT = '"DejaVu Sans", sans-serif';
+
 /** Pixels per inch the test pages are drawn at: small pages keep OCR tests quick. */
 export const DRAW_DPI = 150;
 
@@ -30,7 +36,7 @@ export function drawInvoice(quarters = 0): Drawn {
   g.fillStyle = '#000000';
   const boxes = new Map<string, { x0: number; y0: number }>();
   const text = (context: SKRSContext2D, value: string, x: number, y: number, size: number) => {
-    context.font = `${size}px sans-serif`;
+    context.font = `${size}px ${FONT}`;
     context.fillText(value, x, y);
     const metrics = context.measureText(value);
     boxes.set(value, { x0: (x * 72) / DRAW_DPI, y0: ((y - metrics.actualBoundingBoxAscent) * 72) / DRAW_DPI });
@@ -169,7 +175,7 @@ export function drawReceiptPhoto(options: { degrees: number; ink?: string; size?
   s.fillStyle = '#f4f1ea';
   s.fillRect(0, 0, sheetWidth, sheetHeight);
   s.fillStyle = options.ink ?? '#202020';
-  s.font = `${size}px sans-serif`;
+  s.font = `${size}px ${FONT}`;
   RECEIPT_LINES.forEach((line, i) => s.fillText(line, size, size * 2 * (i + 1.5)));
   if (options.penMark) {
     // A tick in dark ink beside the print.
