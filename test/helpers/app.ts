@@ -29,6 +29,15 @@ export function form(parts: Part[]): FormData {
   return data;
 }
 
+/** A row's source file, as GET .../rows/{id}/source serves it (in the default project). */
+export async function rowSource(app: TestApp, tableId: string, rowId: string): Promise<{ bytes: Uint8Array; disposition: string }> {
+  const response = await app.app.handle(
+    new Request(`http://localhost/v1/projects/proj_default/tables/${tableId}/rows/${rowId}/source`, { headers: { authorization: `ApiKey ${ADMIN_KEY}` } }),
+  );
+  if (response.status !== 200) throw new Error(`row source answered ${response.status}: ${await response.text()}`);
+  return { bytes: new Uint8Array(await response.arrayBuffer()), disposition: response.headers.get('content-disposition') ?? '' };
+}
+
 export function tempDir(prefix = 'rowsmith-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zip } from '../faults/fuzzer';
 import { facturX, ciiInvoice, INVOICE, ublInvoice } from '../fixtures/extract/einvoices';
-import { ADMIN_KEY, startApp, type TestApp, form, type Part } from '../helpers/app';
+import { ADMIN_KEY, startApp, type TestApp, form, rowSource, type Part } from '../helpers/app';
 
 const P = '/v1/projects/proj_default';
 const I = INVOICE;
@@ -61,13 +61,6 @@ function email(attachments: Array<{ name: string; type: string; bytes: Uint8Arra
   ].join('\r\n');
 }
 
-/** A row's source file, as GET .../rows/{id}/source serves it. */
-async function rowSource(tableId: string, rowId: string): Promise<{ bytes: Uint8Array; disposition: string }> {
-  const response = await app.app.handle(new Request(`http://localhost${P}/tables/${tableId}/rows/${rowId}/source`, { headers: { authorization: `ApiKey ${ADMIN_KEY}` } }));
-  expect(response.status).toBe(200);
-  return { bytes: new Uint8Array(await response.arrayBuffer()), disposition: response.headers.get('content-disposition') ?? '' };
-}
-
 let app: TestApp;
 beforeAll(async () => {
   app = await startApp();
@@ -113,7 +106,7 @@ describe('an e-mail is its body plus its attachments', () => {
     // No row from the message's header lines: every row is an invoice of an attachment.
     expect(pick(rows)).toEqual([XML_ROW, ...CSV_ROWS]);
     // Each row's source is the attachment it came from, not the message.
-    const sources = await Promise.all(rows.map((r) => rowSource(tableId, r.id)));
+    const sources = await Promise.all(rows.map((r) => rowSource(app, tableId, r.id)));
     expect(sources[0]!.bytes).toEqual(pdf);
     expect(sources[0]!.disposition).toContain('invoice.pdf');
     expect(new TextDecoder().decode(sources[1]!.bytes)).toBe(INVOICES_CSV);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { ciiInvoice, facturX, INVOICE, ublInvoice } from '../fixtures/extract/einvoices';
-import { ADMIN_KEY, startApp, type TestApp, form, type Part } from '../helpers/app';
+import { ADMIN_KEY, startApp, type TestApp, form, rowSource, type Part } from '../helpers/app';
 
 const P = '/v1/projects/proj_default';
 const I = INVOICE;
@@ -32,13 +32,6 @@ const LINE_COLUMNS = [
   { id: 'line_total', name: 'Line total', type: 'number' },
 ];
 const LINE_ROWS = I.lines.map((l) => ({ invoice: I.number, description: l.name, quantity: l.quantity, unit_price: l.price, line_total: l.total }));
-
-/** A row's source file, as GET .../rows/{id}/source serves it. */
-async function rowSource(tableId: string, rowId: string): Promise<{ bytes: Uint8Array; disposition: string }> {
-  const response = await app.app.handle(new Request(`http://localhost${P}/tables/${tableId}/rows/${rowId}/source`, { headers: { authorization: `ApiKey ${ADMIN_KEY}` } }));
-  expect(response.status).toBe(200);
-  return { bytes: new Uint8Array(await response.arrayBuffer()), disposition: response.headers.get('content-disposition') ?? '' };
-}
 
 let app: TestApp;
 beforeAll(async () => {
@@ -69,7 +62,7 @@ describe('Factur-X / ZUGFeRD PDFs', () => {
     expect(reply.files[0]).toMatchObject({ file_name: 'invoice.pdf', status: 'complete', rows: 1, confidence: 1 });
     expect(reply.files[0].error).toBe('read from the e-invoice XML embedded in the PDF (factur-x.xml; UN/CEFACT CII, EN 16931): every value exact');
     // The row's source is the PDF as uploaded.
-    expect((await rowSource(tableId, rows[0]!.id)).bytes).toEqual(pdf);
+    expect((await rowSource(app, tableId, rows[0]!.id)).bytes).toEqual(pdf);
   });
 
   test("a column the XML does not state is read from the printed page, at the confidence of the layout", async () => {

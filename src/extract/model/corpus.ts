@@ -26,6 +26,8 @@ export interface CorpusCase {
 
 /** The dev cases of the given kinds; the check split is never read. */
 export function devCases(kinds: Set<string>): CorpusCase[] {
+  // Training needs the corpus, which lives beside the repository rather than in it.
+  if (!existsSync(join(CORPUS_DIR, 'cases.tsv'))) throw new Error(`training needs the extraction corpus: no cases.tsv in ${CORPUS_DIR} (set CORPUS_DIR)`);
   const rows = readFileSync(join(CORPUS_DIR, 'cases.tsv'), 'utf8').split('\n').filter(Boolean);
   const header = rows[0]!.split('\t');
   const at = (name: string) => header.indexOf(name);
