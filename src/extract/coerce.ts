@@ -6,6 +6,7 @@
  *   flexible: converts what it can, guessing where needed, and keeps anything else as given.
  */
 import currencyCodes from 'currency-codes';
+import { minorUnits, roundTo } from '../lib/decimal';
 import type { Column } from '../domain/columns';
 import type { Strictness } from '../domain/tables';
 import { dateFromDate, ISO_DATE, ISO_TIMESTAMP, parseHumanDate } from './dates';
@@ -126,15 +127,6 @@ function groupsValid(intPart: string, group: string): boolean {
   return groups.length === 1 || (groups[0]!.length >= 1 && groups[0]!.length <= 3 && groups.slice(1).every((g) => g.length === 3));
 }
 
-export function minorUnits(currencyCode: string | undefined): number {
-  if (!currencyCode) return 2;
-  return currencyCodes.code(currencyCode)?.digits ?? 2;
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round((value + Number.EPSILON * Math.sign(value)) * factor) / factor;
-}
 
 // ---------------------------------------------------------------- the rest
 
@@ -179,7 +171,7 @@ function coerceValue(value: unknown, column: Column, strictness: Strictness, hin
         else if (parsed) return bad(`ambiguous number: ${parsed.ambiguous}`);
       }
       if (n === undefined || !Number.isFinite(n)) return bad(`expected a number, got ${describe(value)}`);
-      const stored = column.type === 'currency' ? round(n, minorUnits(column.currency_code)) : n;
+      const stored = column.type === 'currency' ? roundTo(n, minorUnits(column.currency_code)) : n;
       // -0 is stored as 0: LMDB's keys would sort it before every 0, apart from its equals.
       return ok(stored === 0 ? 0 : stored);
     }
