@@ -5,6 +5,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   rows: () => import('./rows'),
   extract: () => import('./extract'),
   corpus: () => import('./corpus'),
+  fit: () => import('./fit'),
   pdf: () => import('./pdf'),
   ocr: () => import('./ocr'),
   fuzz: () => import('./fuzz'),

@@ -22,7 +22,18 @@ export interface Column {
 }
 
 /** System fields every row has; no column may take these ids. */
-export const SYSTEM_FIELDS = ['id', 'created_at', 'updated_at', 'batch_id', 'confidence'] as const;
+export const SYSTEM_FIELDS = ['id', 'created_at', 'updated_at', 'batch_id', 'confidence', 'needs_review'] as const;
+
+/**
+ * Below this confidence an extracted row is marked `needs_review`: in the corpus bench's reliability
+ * table (docs/benchmarks.md) fewer than half of the rows under it are right.
+ */
+export const REVIEW_BELOW = 0.6;
+
+/** Whether a row asks for a person's look: extracted, and not sure enough. Rows written by people never do. */
+export function needsReview(confidence: number | null): boolean {
+  return confidence !== null && confidence < REVIEW_BELOW;
+}
 
 /** How a value compares and which filter operators it takes. */
 export type FieldType = 'string' | 'number' | 'boolean' | 'array';

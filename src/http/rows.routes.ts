@@ -9,7 +9,7 @@ const TableParams = t.Object({ project_id: t.String(), table_id: t.String() });
 const RowParams = t.Object({ project_id: t.String(), table_id: t.String(), row_id: t.String() });
 // An open object rather than t.Record: a record is checked key by key, which cost a bulk request of
 // 1000 rows about 2.5 ms; the service checks every value itself.
-const RowObject = t.Object({}, { additionalProperties: true, description: 'Values keyed by column id (or name, on writes), plus the system fields id, created_at, updated_at, batch_id, confidence.' });
+const RowObject = t.Object({}, { additionalProperties: true, description: 'Values keyed by column id (or name, on writes), plus the system fields id, created_at, updated_at, batch_id, confidence, needs_review (read only: a person’s write to an extracted row makes its confidence 1).' });
 
 export const BulkBody = t.Object({
   creates: t.Optional(t.Array(RowObject, { maxItems: BULK_LIMIT })),

@@ -1,6 +1,6 @@
 /** Reading batches: list, get (with its extractions), downloads of their rows, and the row source file. */
 import { batchUnderWay, type BatchStatus } from '../domain/batches';
-import type { Column } from '../domain/columns';
+import { needsReview, type Column } from '../domain/columns';
 import type { ExportFormat } from '../domain/exports';
 import type { Clock } from '../lib/clock';
 import { ApiError } from '../lib/errors';
@@ -102,7 +102,7 @@ export class BatchesService {
       throw new ApiError(400, 'invalid_input', `Batch ${batchId} is still ${batch.status}; download it once it has ended`);
     }
     const fileNames = new Map(batch.extraction_ids.map((id) => [id, this.batches.getExtraction(id)?.file_name ?? null]));
-    const rows = [...this.batches.batchRows(batchId)].map((r) => ({ ...r.values, _file: fileNames.get(r.extraction_id) ?? null, _confidence: r.confidence }));
+    const rows = [...this.batches.batchRows(batchId)].map((r) => ({ ...r.values, _file: fileNames.get(r.extraction_id) ?? null, _confidence: r.confidence, _needs_review: needsReview(r.confidence) }));
     const bytes = await renderRows(format, [...batch.schema_json.columns, ...ROW_ORIGIN_COLUMNS], rows, batchId);
     return { body: bytes, contentType: DOWNLOAD_TYPES[format], disposition: contentDisposition('attachment', `${batchId}.${format}`) };
   }

@@ -38,6 +38,7 @@ export const UTF8_BOM = '\uFEFF';
 export const ROW_ORIGIN_COLUMNS: Column[] = [
   { id: '_file', name: '_file', type: 'string', required: false },
   { id: '_confidence', name: '_confidence', type: 'number', required: false },
+  { id: '_needs_review', name: '_needs_review', type: 'boolean', required: false },
 ];
 
 export function toCsv(columns: Column[], rows: Iterable<Record<string, unknown>>): Uint8Array {

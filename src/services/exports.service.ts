@@ -49,13 +49,15 @@ function parseSince(since: string): number {
   return value;
 }
 
-/** The columns of a CSV or XLSX export: the row id, the table's columns, then the row's timestamps. */
+/** The columns of a CSV or XLSX export: the row id, the table's columns, then the row's system fields. */
 function exportColumns(table: TableRecord): Array<Pick<Column, 'id' | 'name' | 'type'>> {
   return [
     { id: 'id', name: 'id', type: 'string' },
     ...table.columns_json,
     { id: 'created_at', name: 'created_at', type: 'number' },
     { id: 'updated_at', name: 'updated_at', type: 'number' },
+    { id: 'confidence', name: 'confidence', type: 'number' },
+    { id: 'needs_review', name: 'needs_review', type: 'boolean' },
   ];
 }
 

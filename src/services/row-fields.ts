@@ -9,6 +9,7 @@ export function rowListSpec(columns: Column[]): ListSpec {
     updated_at: { type: 'number', sortable: true, filterable: true },
     batch_id: { type: 'string', sortable: true, filterable: true },
     confidence: { type: 'number', sortable: true, filterable: true },
+    needs_review: { type: 'boolean', sortable: true, filterable: true },
   };
   for (const column of columns) {
     const type = fieldTypeOf(column.type);

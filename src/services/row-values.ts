@@ -3,7 +3,7 @@
  * and converted by the shared coercion module in the table's strictness, required columns and
  * defaults, and unknown keys. Problems are collected per field so one 400 names them all.
  */
-import { SYSTEM_FIELDS, type Column } from '../domain/columns';
+import { needsReview, SYSTEM_FIELDS, type Column } from '../domain/columns';
 import { coerce } from '../extract';
 import { ApiError, checkIfMatchTag, type FieldError } from '../lib/errors';
 import type { RowRecord } from '../store/rows.store';
@@ -113,6 +113,7 @@ export function toRow(table: TableRecord, row: RowRecord): Record<string, unknow
     updated_at: row.updated_at,
     batch_id: row.batch_id,
     confidence: row.confidence,
+    needs_review: needsReview(row.confidence),
   };
   for (const column of table.columns_json) out[column.id] = row.values[table.slots[column.id]!] ?? null;
   return out;
@@ -132,6 +133,8 @@ export function rowAccessor(table: TableRecord): (field: string) => (row: RowRec
         return (row) => row.batch_id;
       case 'confidence':
         return (row) => row.confidence;
+      case 'needs_review':
+        return (row) => needsReview(row.confidence);
       default: {
         const slot = Object.hasOwn(table.slots, field) ? table.slots[field]! : undefined;
         return slot === undefined ? () => undefined : (row) => row.values[slot] ?? null;

@@ -375,8 +375,11 @@ export class RowsService {
 
   /** A merged extracted row takes its new origin: the row source is then the latest file. */
   private replaceValues(table: TableRecord, previous: RowRecord, values: Record<number, unknown>, changes: Changes, origin?: RowOrigin): RowRecord {
-    // A write always moves updated_at on, so the row's ETag changes with it.
-    const row: RowRecord = { ...previous, ...origin, values, updated_at: Math.max(this.clock.now(), previous.updated_at + 1) };
+    // A write always moves updated_at on, so the row's ETag changes with it. A person's write to an
+    // extracted row (no origin: not an extraction merging into it) is its review: its values are now
+    // as sure as anything a person wrote.
+    const reviewed = origin === undefined && previous.confidence !== null ? { confidence: 1 } : {};
+    const row: RowRecord = { ...previous, ...origin, ...reviewed, values, updated_at: Math.max(this.clock.now(), previous.updated_at + 1) };
     this.rows.put(table.seq, row, slotSpecs(table), previous, indexed(changes, row.id));
     return row;
   }

@@ -63,7 +63,7 @@ describe('exports of a filtered, ordered table', () => {
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(done.checksum);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const records = parse(new TextDecoder().decode(bytes), { bom: true }) as string[][];
-    expect(records[0]).toEqual(['id', 'Name', 'Amount', 'Closed', 'Won', 'Tags', 'created_at', 'updated_at']);
+    expect(records[0]).toEqual(['id', 'Name', 'Amount', 'Closed', 'Won', 'Tags', 'created_at', 'updated_at', 'confidence', 'needs_review']);
     expect(records.slice(1).map((r) => r[0])).toEqual(expected.map((r) => r.id));
     expect(records.slice(1).map((r) => Number(r[2]))).toEqual(expected.map((r) => r.amount));
     expect(records.slice(1).find((r) => r[0] === expected.find((e) => e.name.startsWith('='))?.id)?.[1]).toBe("'=cmd|calc");

@@ -3,6 +3,8 @@ import ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AddressPolicy } from '../../src/lib/address';
+import { REVIEW_BELOW } from '../../src/domain/columns';
+import { DOCUMENT_FIT } from '../../src/services/extract.service';
 import { ADMIN_KEY, expectError, startApp, type TestApp } from '../helpers/app';
 import { startReceiver } from '../helpers/receiver';
 
@@ -148,7 +150,7 @@ describe('extract into a table', () => {
     ]);
   });
 
-  test('confidence: strict leaves out rows the mapper is less than half sure of; balanced keeps them', async () => {
+  test('confidence: a document the mapper is less than half sure of fits only a flexible table; strict and balanced say why', async () => {
     // No header: the values alone place the columns, at a low confidence.
     const csv = 'SO-1,Acme,10\nSO-2,Globex,20\n';
     const columns = [
@@ -160,12 +162,59 @@ describe('extract into a table', () => {
       const table = (await app.request('POST', `${P}/tables`, { body: { name: `Conf ${strictness}`, columns_json: columns, strictness } })).body.id;
       return (await app.request('POST', `${P}/tables/${table}/extract`, { raw: form([['c.csv', csv, 'text/csv']]) })).body;
     };
-    const balanced = await run('balanced');
-    expect(balanced.total_rows).toBe(2);
-    expect(balanced.confidence).toBeLessThan(0.5);
-    const strict = await run('strict');
-    expect(strict.total_rows).toBe(0);
-    expect(strict.files[0].error).toContain('confidence 0.5 or more');
+    const flexible = await run('flexible');
+    expect(flexible.total_rows).toBe(2);
+    expect(flexible.confidence).toBeLessThan(DOCUMENT_FIT);
+    for (const strictness of ['balanced', 'strict']) {
+      const reply = await run(strictness);
+      expect(reply.total_rows).toBe(0);
+      expect(reply.files[0].status).toBe('failed');
+      expect(reply.files[0].error).toContain(`the document does not fit the table: its rows' confidence is ${flexible.confidence.toFixed(2)}, and a ${strictness} table takes documents from ${DOCUMENT_FIT}`);
+    }
+  });
+
+  test('needs_review marks extracted rows below REVIEW_BELOW wherever rows are read; a person\'s edit is the review', async () => {
+    const csv = 'SO-1,Acme,10\nSO-2,Globex,20\n';
+    const columns = [
+      { id: 'order_id', name: 'Order ID', type: 'string' },
+      { id: 'total', name: 'Total', type: 'number' },
+      { id: 'notes', name: 'Notes', type: 'string' },
+    ];
+    const table = (await app.request('POST', `${P}/tables`, { body: { name: 'Review', columns_json: columns, strictness: 'flexible' } })).body.id;
+    const reply = (await app.request('POST', `${P}/tables/${table}/extract`, { raw: form([['c.csv', csv, 'text/csv']]) })).body;
+    expect(reply.confidence).toBeLessThan(REVIEW_BELOW);
+    await app.request('POST', `${P}/tables/${table}/rows`, { body: { order_id: 'SO-3', total: 5 } });
+    const all = await rows(app, table);
+    expect(all.map((r) => [r.order_id, r.needs_review])).toEqual([['SO-1', true], ['SO-2', true], ['SO-3', false]]);
+    const flagged = await app.request('GET', `${P}/tables/${table}/rows?filter=needs_review.eq.true&order=needs_review.desc,id.asc`);
+    expect(flagged.body.rows.map((r: any) => r.order_id)).toEqual(['SO-1', 'SO-2']);
+    // The batch download says it too, as its rows' other origin fields do.
+    const download = await app.request('GET', `${P}/batches/${reply.batch_id}/download/json`);
+    expect(download.body.map((r: any) => r._needs_review)).toEqual([true, true]);
+    // A person's fix is the review: the row is then as sure as a row a person wrote.
+    const first = all[0]!;
+    const fixed = await app.request('PATCH', `${P}/tables/${table}/rows/${first.id}`, { body: { notes: 'Acme' } });
+    expect(fixed.body).toMatchObject({ confidence: 1, needs_review: false, batch_id: reply.batch_id });
+    const bulk = await app.request('POST', `${P}/tables/${table}/rows/bulk`, { body: { updates: [{ id: all[1]!.id, data: {} }] } });
+    expect(bulk.body.updated[0]).toMatchObject({ confidence: 1, needs_review: false });
+    expect((await app.request('GET', `${P}/tables/${table}/rows?filter=needs_review.eq.true`)).body.rows).toEqual([]);
+    // The system field cannot be a column.
+    const reserved = await app.request('POST', `${P}/tables`, { body: { name: 'Reserved', columns_json: [{ id: 'needs_review', name: 'Needs review', type: 'boolean' }] } });
+    expect(expectError(reserved, 400, 'invalid_input').fields['columns_json[0].id'][0].error_key).toBe('reserved');
+  });
+
+  test('confidence: strict leaves out single rows the mapper is less than half sure of, in a document that fits', async () => {
+    // Named columns fit the document; the second row's total is not a number, so its row is doubtful.
+    const csv = 'Order ID,Total\nSO-1,10\nSO-2,twelve\n';
+    const columns = [
+      { id: 'order_id', name: 'Order ID', type: 'string' },
+      { id: 'total', name: 'Total', type: 'number' },
+    ];
+    const table = (await app.request('POST', `${P}/tables`, { body: { name: 'Conf rows', columns_json: columns, strictness: 'strict' } })).body.id;
+    const reply = (await app.request('POST', `${P}/tables/${table}/extract`, { raw: form([['c.csv', csv, 'text/csv']]) })).body;
+    expect(reply.files[0].status).toBe('complete');
+    expect((await rows(app, table)).map((r) => r.order_id)).toEqual(['SO-1']);
+    expect(reply.files[0].error).toContain('1 of 2 rows left out');
   });
 
   test('a malformed PDF, an encrypted one and one with nothing that fits fail their files with a reason; the other file is kept', async () => {
@@ -188,7 +237,7 @@ describe('extract into a table', () => {
     // A readable PDF without orders in it: a failed file with its reason, not a crash.
     const unrelated = await app.request('POST', `${P}/tables/${table}/extract`, { raw: form([['contacts.pdf', prose, 'application/pdf']]) });
     expect(unrelated.body.status).toBe('failed');
-    expect(unrelated.body.files[0].error).toMatch(/no rows matching the columns|none of the \d+ rows found fit/);
+    expect(unrelated.body.files[0].error).toMatch(/no rows matching the columns|none of the \d+ rows found fit|does not fit the table/);
   });
 
   test('a required column that no row fills fails the file', async () => {
@@ -358,14 +407,14 @@ describe('batches', () => {
     const confidence = json.body[1]._confidence;
     expect(confidence).toBeGreaterThan(0.5);
     expect(confidence).toBeLessThanOrEqual(1);
-    expect(json.body[1]).toEqual({ order_id: 'SO-2', order_date: '2024-03-06', customer: 'Müller, Jörg', total: 7, status: 'pending', _file: 'orders.csv', _confidence: confidence });
+    expect(json.body[1]).toEqual({ order_id: 'SO-2', order_date: '2024-03-06', customer: 'Müller, Jörg', total: 7, status: 'pending', _file: 'orders.csv', _confidence: confidence, _needs_review: false });
     const csv = await app.request('GET', `${P}/batches/${batchId}/download/csv`);
     const raw = new Uint8Array(await (await app.app.handle(new Request(`http://localhost${P}/batches/${batchId}/download/csv`, { headers: { authorization: `ApiKey ${ADMIN_KEY}` } }))).arrayBuffer());
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="${batchId}.csv"; filename*=UTF-8''${batchId}.csv`);
     expect(csv.body).toBe(
-      `Order ID,Order Date,Customer,Total,Status,_file,_confidence\r\nSO-1,2024-03-05,"'=HYPERLINK(""http://evil"")",1234.5,paid,orders.csv,${json.body[0]._confidence}\r\nSO-2,2024-03-06,"Müller, Jörg",7,pending,orders.csv,${confidence}\r\n`,
+      `Order ID,Order Date,Customer,Total,Status,_file,_confidence,_needs_review\r\nSO-1,2024-03-05,"'=HYPERLINK(""http://evil"")",1234.5,paid,orders.csv,${json.body[0]._confidence},false\r\nSO-2,2024-03-06,"Müller, Jörg",7,pending,orders.csv,${confidence},false\r\n`,
     );
 
     const response = await app.app.handle(new Request(`http://localhost${P}/batches/${batchId}/download/xlsx`, { headers: { authorization: `ApiKey ${ADMIN_KEY}` } }));
@@ -373,11 +422,11 @@ describe('batches', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(await response.arrayBuffer());
     const sheet = workbook.worksheets[0]!;
-    expect(sheet.getRow(1).values).toEqual([undefined, 'Order ID', 'Order Date', 'Customer', 'Total', 'Status', '_file', '_confidence']);
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Order ID', 'Order Date', 'Customer', 'Total', 'Status', '_file', '_confidence', '_needs_review']);
     const first = sheet.getRow(2);
     expect(first.getCell(2).value).toEqual(new Date('2024-03-05T00:00:00Z'));
     expect(first.getCell(4).value).toBe(1234.5);
-    expect([first.getCell(6).value, first.getCell(7).value]).toEqual(['orders.csv', json.body[0]._confidence]);
+    expect([first.getCell(6).value, first.getCell(7).value, first.getCell(8).value]).toEqual(['orders.csv', json.body[0]._confidence, false]);
     expect(sheet.rowCount).toBe(3);
   });
 

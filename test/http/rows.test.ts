@@ -34,6 +34,7 @@ describe('row CRUD', () => {
       updated_at: row.created_at,
       batch_id: null,
       confidence: null,
+      needs_review: false,
       amount: 1234.5,
       vendor: 'Acme',
       due: '2024-05-01',

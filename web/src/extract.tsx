@@ -145,7 +145,10 @@ export function ExtractPanel({ project, table, onDone }: { project: string; tabl
                   {columns.map((c) => (
                     <td>{row[c.id] === null || row[c.id] === undefined ? '' : String(row[c.id])}</td>
                   ))}
-                  <td class="num">{typeof row._confidence === 'number' ? `${Math.round(row._confidence * 100)}%` : ''}</td>
+                  <td class={row._needs_review ? 'num review' : 'num'} title={row._needs_review ? 'Low confidence: check this row' : undefined}>
+                    {typeof row._confidence === 'number' ? `${Math.round(row._confidence * 100)}%` : ''}
+                    {row._needs_review ? ' · review' : ''}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -296,8 +296,9 @@ export function RowsGrid({ project, table, onTableChanged }: { project: string; 
                         </span>
                       ),
                     )}
-                    <span role="gridcell" class="num">
+                    <span role="gridcell" class={row.needs_review ? 'num review' : 'num'} title={row.needs_review ? 'Low confidence: check this row' : undefined}>
                       {row.confidence === null ? '' : `${Math.round(row.confidence * 100)}%`}
+                      {row.needs_review ? ' · review' : ''}
                     </span>
                     <span role="gridcell">
                       {row.batch_id ? (

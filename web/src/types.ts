@@ -4,7 +4,7 @@ import type { Column } from '../../src/domain/columns';
 import type { KeyRole } from '../../src/domain/keys';
 import type { DeliveryStatus, WebhookEvent } from '../../src/domain/webhooks';
 
-export type Row = Record<string, unknown> & { id: string; updated_at: number; confidence: number | null; batch_id: string | null };
+export type Row = Record<string, unknown> & { id: string; updated_at: number; confidence: number | null; needs_review: boolean; batch_id: string | null };
 
 /** The list envelope, with its items under the resource's name (`tables`, `rows`, ...). */
 export type List<K extends string, T> = { count: number; hasMore: boolean; nextCursor: string | null } & { [key in K]: T[] };

@@ -309,6 +309,9 @@ function termsOf(column: Column, vocabulary: readonly string[]): string[] {
   return best < EXACT_NAME ? [] : scored.filter((s) => s.score >= best - TIE).map((s) => s.term);
 }
 
+/** Whether the column names something an e-invoice states, for the document or for its lines. */
+const invoiceTerm = (column: Column) => [...DOCUMENT_TERMS, ...LINE_TERMS].some((term) => nameScore(column, term) >= FIELD_NAME);
+
 const agrees = (a: unknown, b: unknown) => same(a).toLowerCase() === same(b).toLowerCase();
 
 /**
@@ -380,7 +383,12 @@ export function exactRows(rows: MappedRow[], reading: Pick<Reading, 'groups'>, c
         const usePage = fromPage !== undefined && (!(column.id in row.values) || coded(column));
         if (usePage) values[column.id] = fromPage;
         else if (column.id in row.values) values[column.id] = row.values[column.id];
-        else continue;
+        else {
+          // An empty column that no e-invoice term names says the document does not fit the
+          // table (a statistics table's "Handgun"); one an invoice may leave out (a due date) does not.
+          if (!invoiceTerm(column)) sureness.push(0);
+          continue;
+        }
         sureness.push(usePage ? page!.confidence : 1);
       }
       const confidence = sureness.length ? Math.round((sureness.reduce((a, b) => a + b, 0) / sureness.length) * 1000) / 1000 : 1;
