@@ -52,7 +52,7 @@ const RUN_ELSEWHERE: Array<{ command: string; scripts?: string[]; evidence: Evid
   { command: './dist/rowsmith serve', evidence: [{ file: 'test/binary.test.ts', holds: ["[binary, 'serve']"] }] },
   { command: './dist/rowsmith keys list', evidence: [{ file: 'test/binary.test.ts', holds: ["['keys', 'list'"] }] },
   { command: '.ci/run', evidence: [{ file: '.ci/run', holds: ['npm test'] }] },
-  ...['http', 'corpus', 'extract', 'pdf', 'ocr', 'fuzz'].map((name) => ({
+  ...['http', 'corpus', 'fit', 'extract', 'pdf', 'ocr', 'fuzz'].map((name) => ({
     command: `npm run bench -- ${name}`,
     scripts: ['bench'],
     evidence: [{ file: 'bench/run.ts', holds: [`${name}: () => import('./${name}')`] }],
