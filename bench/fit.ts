@@ -8,9 +8,9 @@
  * by quantile for both, and what share of each a cut-off would keep: the cut-off a `balanced`
  * table applies to whole documents (src/services/extract.service.ts, DOCUMENT_FIT) is chosen here.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPUS_DIR } from './corpus';
+import { CORPUS_DIR, devCases, type CorpusCase } from '../src/extract/model/corpus';
 import { startRowsmith } from './lib';
 
 const ADMIN = 'bench-admin-key-0123456789abcdef';
@@ -19,39 +19,17 @@ const OCR_FORMATS = new Set(['jpg', 'png']);
 const PAIRS_PER_DOCUMENT = 3;
 const CUTS = [0.2, 0.3, 0.35, 0.4, 0.45, 0.5];
 
-interface DevCase {
-  id: string;
-  kind: string;
-  format: string;
-  table: Record<string, unknown>;
-  document: string;
-}
-
 const family = (kind: string) => (kind === 'invoice' || kind === 'invoice-lines' || kind === 'receipt' ? 'invoice' : 'table');
 
-function devCases(): DevCase[] {
-  const lines = readFileSync(join(CORPUS_DIR, 'cases.tsv'), 'utf8').split('\n').filter(Boolean);
-  const header = lines[0]!.split('\t');
-  const at = (name: string) => header.indexOf(name);
-  const out: DevCase[] = [];
-  for (const line of lines.slice(1)) {
-    const cells = line.split('\t');
-    if (cells[at('split')] !== 'dev' || OCR_FORMATS.has(cells[at('format')]!)) continue;
-    const dir = join(CORPUS_DIR, 'cases', cells[at('case_id')]!);
-    const document = readdirSync(dir).find((f) => f.startsWith('document.'))!;
-    // Scanned PDFs are read by OCR too: left out with the images.
-    if (cells[at('kind')] === 'scanned') continue;
-    out.push({ id: cells[at('case_id')]!, kind: cells[at('kind')]!, format: cells[at('format')]!, table: JSON.parse(readFileSync(join(dir, 'table.json'), 'utf8')), document: join(dir, document) });
-  }
-  return out.sort((a, b) => (a.id < b.id ? -1 : 1));
-}
+/** The dev cases read without OCR (scanned PDFs and images left out). */
+const textCases = (): CorpusCase[] => devCases(new Set(['table', 'derived', 'invoice', 'invoice-lines'])).filter((c) => !OCR_FORMATS.has(c.format));
 
 export async function run(): Promise<void> {
   if (!existsSync(join(CORPUS_DIR, 'cases.tsv'))) {
     console.log(`fit: no corpus at ${CORPUS_DIR} (set CORPUS_DIR); skipped`);
     return;
   }
-  const cases = devCases();
+  const cases = textCases();
   const server = await startRowsmith({ ROWSMITH_BOOTSTRAP_KEY: ADMIN });
   const call = async (method: string, path: string, body?: unknown) => {
     const init: RequestInit = { method, headers: { authorization: `Bearer ${ADMIN}` } };
@@ -68,14 +46,14 @@ export async function run(): Promise<void> {
     const P = `/v1/projects/${me.body.projects[0].id}`;
     const tables = new Map<string, string>();
     for (const c of cases) {
-      const created = await call('POST', `${P}/tables`, { ...c.table, name: `fit ${c.id}`, strictness: 'flexible' });
+      const created = await call('POST', `${P}/tables`, { name: `fit ${c.id}`, columns_json: c.columns, strictness: 'flexible' });
       if (created.status >= 300) throw new Error(`create table for ${c.id}: ${JSON.stringify(created.body).slice(0, 200)}`);
       tables.set(c.id, created.body.id);
     }
     /** The file's confidence, or 0 when it wrote no rows (a flexible table writes whatever it finds). */
-    const confidence = async (tableCase: DevCase, doc: DevCase): Promise<number> => {
+    const confidence = async (tableCase: CorpusCase, doc: CorpusCase): Promise<number> => {
       const form = new FormData();
-      form.append('file', new Blob([readFileSync(doc.document)]), doc.document.split('/').pop()!.replace('document', doc.id));
+      form.append('file', new Blob([readFileSync(doc.documentPath)]), doc.documentPath.split('/').pop()!.replace('document', doc.id));
       const res = await call('POST', `${P}/tables/${tables.get(tableCase.id)}/extract`, form);
       const file = res.body?.files?.[0];
       return typeof file?.confidence === 'number' && file.status === 'complete' ? file.confidence : 0;
