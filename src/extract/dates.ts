@@ -30,6 +30,34 @@ export function dayFirstOf(language: string | null): boolean | undefined {
   return DAY_FIRST_LANGUAGES.has(language);
 }
 
+/**
+ * Where a document comes from, as evidence of its day/month order when its dates and language do
+ * not say: its currency (RM, £, €, ₹ are used where the day comes first; "$" alone is used on both
+ * sides), a country named on it, an international dialling code.
+ */
+const LOCALE_EVIDENCE: Array<{ re: RegExp; order: 'dmy' | 'mdy' }> = [
+  { re: /(?<![\p{L}])(?:RM|MYR|SGD|S\$|GBP|EUR|INR|Rs\.|AUD|A\$|NZD|ZAR|IDR|Rp|THB|VND|HKD|BRL|R\$|PKR|LKR|NGN|KES|AED|SAR)(?![\p{L}])|[£€₹฿₫₦]/gu, order: 'dmy' },
+  { re: /\b(?:malaysia|singapore|united kingdom|england|scotland|ireland|india|australia|new zealand|indonesia|thailand|vietnam|hong kong|south africa|nigeria|kenya|pakistan|sri lanka|brazil|uae|united arab emirates)\b/giu, order: 'dmy' },
+  { re: /(?<![\d+])\+\s?(?:60|65|44|353|91|61|64|62|66|84|852|27|234|254|92|94|55|971)(?=[\s(-]?\d)/gu, order: 'dmy' },
+  // Company forms of day-first countries (Malaysia, Singapore, India, Australia, Britain) and of the United States.
+  { re: /(?<![\p{L}])(?:sdn\.?\s?bhd|bhd|S\/B|pte\.?\s?ltd|pvt\.?\s?ltd|pty\.?\s?ltd|plc)(?![\p{L}])/giu, order: 'dmy' },
+  { re: /\b(?:united states|u\.s\.a\.|usa)\b/giu, order: 'mdy' },
+  { re: /(?<![\p{L}])(?:inc\.|llc)(?![\p{L}])/giu, order: 'mdy' },
+  { re: /(?<![\d+])\+\s?1(?=[\s(-]\d{3})/gu, order: 'mdy' },
+];
+
+/** The day/month order a document's currency, country or phone numbers point to, or null. */
+export function localeDayOrder(text: string): DayOrder {
+  let dmy = 0;
+  let mdy = 0;
+  for (const { re, order } of LOCALE_EVIDENCE) {
+    const n = text.match(re)?.length ?? 0;
+    if (order === 'dmy') dmy += n;
+    else mdy += n;
+  }
+  return dmy > mdy ? 'dmy' : mdy > dmy ? 'mdy' : null;
+}
+
 export const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 export const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
@@ -131,7 +159,8 @@ export function parseHumanDate(input: string, guess: boolean, hints: DateHints =
 const DATE_PATTERNS: Array<{ re: RegExp; kind: 'iso' | 'numeric' | 'dmy' | 'mdy' }> = [
   { re: /(?<![\d.])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d])/g, kind: 'iso' },
   { re: /(?<![\d.\/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[./-]\d)/g, kind: 'numeric' },
-  { re: new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})\\.?\\s*(?:de\\s+)?(${MONTH_ALT})(?!\\p{L})\\.?,?\\s*(?:de\\s+)?(\\d{4})(?!\\d)`, 'gu'), kind: 'dmy' },
+  // "12. März 2024", "15 de marzo de 2024", and as tills print them: "24-Mar-2018", "24 Mar-18".
+  { re: new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})(?:\\.?\\s*|-)(?:de\\s+)?(${MONTH_ALT})(?!\\p{L})\\.?(?:,?\\s*|\\s?-\\s?)(?:de\\s+)?(\\d{4}|(?<=-)\\d{2})(?!\\d)`, 'gu'), kind: 'dmy' },
   { re: new RegExp(`(?<![\\p{L}])(${MONTH_ALT})(?!\\p{L})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`, 'gu'), kind: 'mdy' },
 ];
 
@@ -174,7 +203,7 @@ function computeDates(text: string, order: DayOrder): FoundDate[] {
       let iso: string | null = null;
       let parts: [number, number] | undefined;
       if (kind === 'iso') iso = isoOf(+m[1]!, +m[2]!, +m[3]!);
-      else if (kind === 'dmy') iso = isoOf(+m[3]!, MONTH_BY_NAME.get(m[2]!)!, +m[1]!);
+      else if (kind === 'dmy') iso = isoOf(expandYear(+m[3]!), MONTH_BY_NAME.get(m[2]!)!, +m[1]!);
       else if (kind === 'mdy') iso = isoOf(+m[3]!, MONTH_BY_NAME.get(m[1]!)!, +m[2]!);
       else {
         const [a, sep, b, y] = [+m[1]!, m[2]!, +m[3]!, expandYear(+m[4]!)];

@@ -750,7 +750,15 @@ export const LEGAL_FORMS: string[] = [
   'Sp. z o.o.', 'sp. z o.o.', 'S.A.', 'Sp.j.', 'Sp.k.',
   'Lda', 'Lda.', 'Ltda', 'Ltda.', 'S.A.', 'ME', 'EIRELI', 'Unipessoal',
   'AB', 'AS', 'A/S', 'ApS', 'Oy', 'Oyj', 'BVBA', 'SPRL', 'SRL', 'Pty Ltd', 'Pty', 'KK', 'K.K.', 'Co., Ltd.',
+  'Sdn Bhd', 'Sdn. Bhd.', 'Bhd', 'Berhad', 'S/B', 'Pte Ltd', 'Pte. Ltd.', 'Pvt Ltd', 'Pvt. Ltd.',
 ];
+
+/**
+ * Words beside a total that say whether it includes the tax: "Total (excl. VAT)" is the net,
+ * "Total Sales (Inclusive of GST)" the gross.
+ */
+export const TAX_EXCLUDED_WORDS: string[] = ['excl', 'excl.', 'excluding', 'exclusive', 'before tax', 'without', 'w/o', 'exkl', 'exkl.', 'ohne', 'zzgl', 'zzgl.', 'hors', 'HT', 'sin', 'senza', 'sem', 'bez'];
+export const TAX_INCLUDED_WORDS: string[] = ['incl', 'incl.', 'including', 'inclusive', 'inc.', 'after tax', 'inkl', 'inkl.', 'TTC', 'con', 'compreso', 'com', 'met'];
 
 /** Words before a date that make it the date a payment is due ("payable by 30.05.2017"). */
 export const DUE_PHRASES: string[] = [

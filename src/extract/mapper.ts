@@ -15,7 +15,7 @@ import { assignMax } from './assign';
 import { ambiguousDate, coerce, fits, type ValueHints } from './coerce';
 import type { Cell, Reading, RecordGroup, SourceRecord, TableCandidate } from './document';
 import { documentFields, tableLines } from './fields';
-import { dayFirstOf } from './dates';
+import { dayFirstOf, localeDayOrder } from './dates';
 import { documentLanguage } from './language';
 import type { TextLine } from './layout/page';
 import { conceptLevel, topConcept } from './lexicon';
@@ -705,9 +705,10 @@ export function mapReading(
   strictness: Strictness,
   options: { fields?: DocumentFieldValues; topic?: string; dateOrder?: 'mdy' | 'dmy'; ocr?: boolean } = {},
 ): MappedRow[] {
-  // Day/month order when a column shows none: the document's language, else the server's setting.
+  // Day/month order when a column shows none: the document's language, where it comes from (its currency, country), else the server's setting.
   const text = reading.text || reading.tables.map((t) => t.grid.map((r) => r.map(cellText).join(' ')).join('\n')).join('\n');
-  const defaults: ValueHints = { dayFirstDefault: dayFirstOf(documentLanguage(text)) ?? options.dateOrder === 'dmy', ...(options.ocr ? { ocr: true } : {}) };
+  const locale = localeDayOrder(text);
+  const defaults: ValueHints = { dayFirstDefault: dayFirstOf(documentLanguage(text)) ?? (locale ? locale === 'dmy' : options.dateOrder === 'dmy'), ...(options.ocr ? { ocr: true } : {}) };
   // Key/value tables (a few rows of labels and values) hold document fields too; long tables are items.
   const keyValueTables = reading.tables.filter((t) => t.grid.length <= 40);
   let documentFields = mergeFields(options.fields ?? { values: {}, scores: {} }, documentFieldsOf([...reading.lines, ...tableLines(keyValueTables)], columns));

@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'bun:test';
-import { documentFields, linesFromText, tableLines } from '../../src/extract/fields';
+import { documentFields, linesFromText, ruleFields, tableLines } from '../../src/extract/fields';
+import { buildLayout } from '../../src/extract/fields/layout';
+import { nameLike, partyCandidates, titleOnly } from '../../src/extract/fields/parties';
+import { labelMatch, taxQualifier, wantOf } from '../../src/extract/fields/wants';
 import type { TextLine } from '../../src/extract/layout/page';
 import type { Column, ColumnType } from '../../src/domain/columns';
 
@@ -488,5 +491,45 @@ describe('item-level columns', () => {
   test('an item field comes from a document only when plainly labelled, and never from a label that names another field as well', () => {
     expect(fieldsOfText('Ref: ORD-2024-77', [col('sku', 'SKU', 'string')])).toEqual({});
     expect(fieldsOfText('SKU: AB-1234', [col('sku', 'SKU', 'string')])).toEqual({ sku: 'AB-1234' });
+  });
+});
+
+describe('parties in sections and receipts', () => {
+  const SELLER = [col('seller', 'Seller', 'string', { description: "the seller's (issuer's) name" })];
+
+  test('the name under a party heading, past labelled details before it', () => {
+    const { result } = ruleFields(linesFromText('Seller:\nGlobal number: 4000001123452\nAcme Supplies GmbH\nMain Street 20\n80333 Munich'), SELLER);
+    expect(result.get('seller')?.value).toBe('Acme Supplies GmbH');
+  });
+
+  test('"Name:" in a section headed by the party', () => {
+    const { result } = ruleFields(linesFromText('Invoice 12\nSeller\nNumber:    549910\nName:    Acme Supplies GmbH\nAddress:    Main Street 1'), SELLER);
+    expect(result.get('seller')?.value).toBe('Acme Supplies GmbH');
+  });
+
+  test('a title with its type code is no party', () => {
+    expect(titleOnly('Handelsrechnung (380)')).toBe(true);
+    expect(titleOnly('TAX INVOICE')).toBe(true);
+    expect(titleOnly('Acme Rechnungsservice GmbH')).toBe(false);
+    expect(nameLike('Handelsrechnung (380)')).toBe(false);
+  });
+
+  test('an unsure speck at the top of a scan is no letterhead', () => {
+    const scanned = (y: number, text: string, confidence: number): TextLine => ({ ...line(y, [[20, text]], 12), confidence });
+    const { vendor } = partyCandidates(buildLayout([scanned(10, 'Wr', 0.2), scanned(40, 'ACME TRADING', 0.93), scanned(60, 'No 5, Jalan Besar', 0.9)]), [wantOf(SELLER[0]!)]);
+    expect(vendor.map((c) => c.value)).not.toContain('Wr');
+    expect(vendor.map((c) => c.value)).toContain('ACME TRADING');
+  });
+});
+
+describe('tax qualifiers of amount labels', () => {
+  test('"excl." makes a total label a poorer match, "incl." a net label', () => {
+    const total = wantOf(col('total', 'Total', 'number'));
+    const net = wantOf(col('net', 'Net amount', 'number'));
+    expect(labelMatch(total, 'Total Sales (Excluding GST)')).toBeLessThan(labelMatch(total, 'Total Sales'));
+    expect(labelMatch(net, 'Net total incl. VAT')).toBeLessThan(labelMatch(net, 'Net total'));
+    expect(taxQualifier('Total (inkl. MwSt.)')).toBe('included');
+    expect(taxQualifier('Total HT')).toBe('excluded');
+    expect(taxQualifier('Grand total')).toBeNull();
   });
 });

@@ -197,3 +197,39 @@ describe('learned fields in a document', () => {
     expect(fields.confidence!).toBeLessThan(0.5);
   });
 });
+
+describe('receipt features', () => {
+  const RECEIPT_COLUMNS = [col('company', 'Company', 'string', 'the shop name'), col('total', 'Total', 'number', 'the total paid')];
+
+  test('a total says whether it includes the tax', () => {
+    const cands = candidatesOf('Total Sales (Excluding GST)    12.00\nGST    0.72\nTotal Sales (Inclusive of GST)    12.72', 'total', RECEIPT_COLUMNS);
+    const at = (v: string) => cands.find((c) => c.value === v)!.features;
+    expect(at('12.00')['label:tax_excluded']).toBe(1);
+    expect(at('12.72')['label:tax_included']).toBe(1);
+    expect(at('12.72')['label:tax_excluded']).toBeUndefined();
+  });
+
+  test('the cash handed over less the change is the total', () => {
+    const cands = candidatesOf('TOTAL    12.72\nCASH    20.00\nCHANGE    7.28', 'total', RECEIPT_COLUMNS);
+    expect(cands.find((c) => c.value === '12.72')!.features['amount:paid_less_change']).toBe(1);
+    expect(cands.find((c) => c.value === '20.00')!.features['amount:paid_less_change']).toBeUndefined();
+  });
+
+  test('a label is read past a colon set apart from it', () => {
+    const cands = candidatesOf('Total Sales    :    12.72', 'total', RECEIPT_COLUMNS);
+    expect(cands[0]!.features['label:own']).toBeGreaterThan(0.5);
+  });
+
+  test('a speck read as two letters is a short name; a legal form on the next line joins the name', () => {
+    const cands = candidatesOf('Wr\nACME TRADING\nSDN BHD\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS);
+    expect(cands.find((c) => c.value === 'Wr')!.features['party:short']).toBe(1);
+    expect(cands.find((c) => c.value === 'ACME TRADING')!.features['party:short']).toBe(0);
+    expect(cands.some((c) => c.value === 'ACME TRADING SDN BHD')).toBe(true);
+  });
+
+  test('a line under an address is not where a name is printed', () => {
+    const cands = candidatesOf('ACME TRADING\nNo 5, Jalan Besar\nSelangor', 'company', RECEIPT_COLUMNS);
+    expect(cands.find((c) => c.value === 'Selangor')!.features['party:after_address']).toBe(1);
+    expect(cands.find((c) => c.value === 'ACME TRADING')!.features['party:after_address']).toBe(0);
+  });
+});

@@ -1,7 +1,7 @@
 /** The layout of a document's lines: segments, label/value pairs beside and under their labels, day/month order. */
 import type { TextLine } from '../layout/page';
 import { conceptsOf, inVocabulary, languageOf } from '../lexicon';
-import { dayFirstOf, dayOrderOf, type DayOrder } from '../dates';
+import { dayFirstOf, dayOrderOf, localeDayOrder, type DayOrder } from '../dates';
 
 export interface Seg {
   text: string;
@@ -150,8 +150,8 @@ export function buildLayout(input: TextLine[]): Layout {
       }
     });
   }
-  // Day/month order: the document's own dates first, then the language of its labels.
-  layout.order = dayOrderOf(lines) ?? (dayFirstOf(languageOf(layout.pairs.map((p) => p.label))) ? 'dmy' : null);
+  // Day/month order: the document's own dates first, then the language of its labels, then where it comes from.
+  layout.order = dayOrderOf(lines) ?? (dayFirstOf(languageOf(layout.pairs.map((p) => p.label))) ? 'dmy' : null) ?? localeDayOrder(lines.map((l) => l.text).join('\n'));
   return layout;
 }
 

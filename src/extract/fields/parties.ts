@@ -20,10 +20,24 @@ export const LEGAL_LONG = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '')
 export const hasLegalForm = (text: string) => LEGAL_SHORT.test(text.trim()) || LEGAL_LONG.test(text.trim());
 export const PAGE_MARK = /^(?:page|seite|pag\.?|página|pagina|strona|blad|p\.)\s*\d/iu;
 
+const TITLE_WORDS = [...TITLES].filter((t) => !t.includes(' ') && t.length >= 5);
+
+/**
+ * A document's title with its type code or number ("Handelsrechnung (380)", "Invoice 12"): every
+ * word a title or a compound ending in one.
+ */
+export function titleOnly(text: string): boolean {
+  const words = normalizeLabel(text.replace(/\([^()]*\)|\S*\d\S*/g, ' ')).split(' ').filter(Boolean);
+  return words.length > 0 && words.length <= 3 && (TITLES.has(words.join(' ')) || words.every((w) => TITLES.has(w) || TITLE_WORDS.some((t) => w.length > t.length && w.endsWith(t))));
+}
+
 /** Text that could be a party's name: words, not a label, title, address, date, amount or contact. */
 export function nameLike(text: string): boolean {
   const t = text.trim();
   if (t.length < 2 || t.length > 80 || !/\p{L}{2}/u.test(t)) return false;
+  // Printed names of firms and people start with capitals; a line without one is a word of prose,
+  // a file name or a handwritten note.
+  if (!/\p{Lu}/u.test(t)) return false;
   // Names do not end in a comma or colon, nor run to a sentence ("Dear Sir or Madam,").
   if (/[,;:]$/.test(t) || t.split(/\s+/).length > 8) return false;
   // A sentence: ends in a full stop after a lowercase word, and most of its words are lowercase.
@@ -31,7 +45,7 @@ export function nameLike(text: string): boolean {
   if (/\p{Ll}{2}[.!?]$/u.test(t) && lower >= 2 && lower * 2 >= t.split(/\s+/).length) return false;
   // A legal form alone ("GmbH" set apart on its line) is the end of a name, not one.
   if (hasLegalForm(t) && !/\p{L}{2}/u.test(t.replace(LEGAL_LONG, ' ').replace(LEGAL_SHORT, ' '))) return false;
-  if (TITLES.has(normalizeLabel(t)) || isLabelLike(t) || LABEL_COLON.test(t) || PAGE_MARK.test(t)) return false;
+  if (TITLES.has(normalizeLabel(t)) || titleOnly(t) || isLabelLike(t) || LABEL_COLON.test(t) || PAGE_MARK.test(t)) return false;
   // Words that all belong to field labels ("Adresse de livraison", "N° TVA client") are a label;
   // a name may hold one such word ("Café du Port") but not only those.
   const words = coreTokens(t);
@@ -85,20 +99,43 @@ export function issuerDetail(text: string): boolean {
   return conceptsOf(text.split(/[:：]|\s(?=[A-Z]{2}\d)/)[0]!).some((h) => (h.concept === 'tax_id' || h.concept === 'phone') && h.score >= 0.9);
 }
 
+/** Lines a block's name may follow: a salutation or label, and labelled details (a customer and a global number). */
+const NAME_REACH = 4;
+
 /** The name at the head of a block: its first line, after a salutation line or a label. */
 export function blockName(block: Block, from = 0): { seg: Seg; index: number } | null {
-  for (let k = from; k < Math.min(block.segs.length, from + 3); k++) {
+  for (let k = from; k < Math.min(block.segs.length, from + NAME_REACH); k++) {
     const seg = block.segs[k]!;
     const text = seg.text.replace(SALUTATION, '').trim();
     if (!text) continue;
     if (nameLike(text)) return { seg: { ...seg, text }, index: k };
-    const labelish = isLabelLike(seg.text) || (!/\d/.test(seg.text) && (conceptsOf(seg.text)[0]?.score ?? 0) >= 0.6);
+    // A label, or a labelled detail printed before the name ("Customer no.: 4711").
+    const detail = LABEL_COLON.exec(seg.text);
+    const labelish = isLabelLike(seg.text) || (!/\d/.test(seg.text) && (conceptsOf(seg.text)[0]?.score ?? 0) >= 0.6) || (!!detail && /\d/.test(detail[2]!) && !/\d/.test(detail[1]!));
     if (!labelish && !SALUTATION.test(seg.text)) return null;
   }
   return null;
 }
 
+/** How surely a heading names the party: compounds such as "Buyer/Recipient" match a little less than one word. */
+const HEADING_MATCH = 0.75;
+
+/** The party a section heading names within three lines above ("Seller" over "Number:" and "Name:"), past labelled details. */
+function headingAbove(layout: Layout, line: number): string | null {
+  for (let j = line - 1; j >= Math.max(0, line - 3); j--) {
+    const text = layout.lines[j]!.text.replace(/[:：]\s*$/, '');
+    if (/\d/.test(text)) continue;
+    const hits = conceptsOf(text);
+    const top = hits[0];
+    if (top && top.score >= HEADING_MATCH && (top.concept === 'vendor' || top.concept === 'customer')) return top.concept;
+  }
+  return null;
+}
+
 export const SEPARATED = /\s*[·•●|∙]\s*|\s+[-–]\s+/;
+
+/** A recognised line below this confidence is more likely noise than print. */
+const UNSURE_READING = 0.6;
 
 export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candidate[]; customer: Candidate[] } {
   const vendor: Candidate[] = [];
@@ -144,6 +181,12 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
       const name = pair.value.replace(/<[^<>]*@[^<>]*>/g, '').trim().replace(SALUTATION, '').replace(/^["'“”]+|["'“”]+$/g, '').trim();
       if (nameLike(name)) list.push({ value: name, score: match * pair.placement, line: pair.line });
     }
+    // "Name: ACME GmbH" in a section headed by the party's label ("Seller", then "Number:", "Name:").
+    for (const pair of layout.pairs) {
+      if (pair.placement < 0.9 || !conceptsOf(pair.label).some((h) => h.concept === 'name' && h.score >= 0.9)) continue;
+      const name = pair.value.trim();
+      if (nameLike(name) && headingAbove(layout, pair.line) === want.concept) list.push({ value: name, score: 0.85, line: pair.line });
+    }
     for (const row of layout.segs) {
       for (const seg of row) {
         const label = seg.text.replace(/[:：]\s*$/, '');
@@ -155,15 +198,20 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
     }
   }
 
+  // A speck or logo the recogniser read as a few letters ("Wr" at the top of a scan): no name, and no head of a block.
+  const speck = (seg: Seg) => {
+    const confidence = layout.lines[seg.line]!.confidence;
+    return (seg.text.match(/\p{L}/gu)?.length ?? 0) < 4 && confidence !== undefined && confidence < UNSURE_READING;
+  };
   // Letterhead: names at the top of the first page, the larger, bolder or legal-form ones first.
   const topSegs = layout.segs.flat().filter((s) => isTop(s) && !senderLines.has(s.line));
   const maxSize = Math.max(0, ...topSegs.map((s) => s.size));
   const firstLine = topSegs[0]?.line ?? 0;
   for (const seg of topSegs) {
     // A letterhead's name is capitalised ("pdf" or "page" alone are not names).
-    if (!nameLike(seg.text) || !/[\p{Lu}\d]/u.test(seg.text)) continue;
+    if (!nameLike(seg.text) || !/[\p{Lu}\d]/u.test(seg.text) || speck(seg)) continue;
     const block = blockOf.get(seg);
-    if (block && block.segs[0] !== seg) continue;
+    if (block && block.segs.find((s) => !speck(s)) !== seg) continue;
     const rest = block?.segs.slice(1).map((s) => s.text) ?? [];
     const addressBelow = rest.some((t) => POSTAL_LINE.test(t) || STREET_LINE.test(t));
     const contacts = rest.some(issuerDetail);

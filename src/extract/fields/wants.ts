@@ -1,6 +1,7 @@
 /** What a column asks for (its concept through the lexicon) and how surely a printed label names it. */
 import type { Column } from '../../domain/columns';
-import { conceptsOf, coreTokens, isKindOf, labelSimilarity, type ConceptHit } from '../lexicon';
+import { conceptsOf, coreTokens, isKindOf, labelSimilarity, normalizeLabel, type ConceptHit } from '../lexicon';
+import { TAX_EXCLUDED_WORDS, TAX_INCLUDED_WORDS } from '../lexicon.data';
 
 export const AMOUNT_CONCEPTS = new Set(['net_amount', 'tax_amount', 'total', 'amount_due', 'subtotal', 'line_amount']);
 export const ID_CONCEPTS = new Set(['invoice_number', 'order_number', 'customer_number', 'reference', 'item_number', 'tax_id', 'postal_code']);
@@ -59,6 +60,18 @@ export function wantOf(column: Column): Want {
   return { column, concept, labels, memo: new Map(), related, words };
 }
 
+const qualifiers = (words: string[]) => words.map((w) => ` ${normalizeLabel(w)} `).filter((w) => w.trim());
+const TAX_EXCLUDED = qualifiers(TAX_EXCLUDED_WORDS);
+const TAX_INCLUDED = qualifiers(TAX_INCLUDED_WORDS);
+
+/** Whether an amount's label says it is before tax ("excl. VAT") or after ("incl. VAT"), or neither. */
+export function taxQualifier(label: string): 'excluded' | 'included' | null {
+  const words = ` ${normalizeLabel(label)} `;
+  const excluded = TAX_EXCLUDED.some((w) => words.includes(w));
+  const included = TAX_INCLUDED.some((w) => words.includes(w));
+  return excluded === included ? null : excluded ? 'excluded' : 'included';
+}
+
 /** How surely a printed label names what the column wants, 0..1. */
 export function labelMatch(want: Want, label: string): number {
   let score = want.memo.get(label);
@@ -84,6 +97,9 @@ export function computeLabelMatch(want: Want, label: string): number {
   // A run of labels printed as one ("Subtotal Sales tax Total") names no single field.
   const named = hits.filter((h) => h.score >= 0.6 && !hits.some((o) => o !== h && isKindOf(o.concept, h.concept)));
   if (named.length >= 3) score *= 0.5;
+  // "Total (excl. tax)" is the net, "Subtotal incl. VAT" the gross: the qualifier decides.
+  const tax = taxQualifier(label);
+  if ((tax === 'excluded' && (want.concept === 'total' || want.concept === 'amount_due')) || (tax === 'included' && (want.concept === 'net_amount' || want.concept === 'subtotal'))) score *= 0.5;
   const top = hits[0];
   // A label that is clearly about something else ("Due date" for an invoice date, "No." for an
   // invoice number) does not count, whatever words it shares with the column.

@@ -13,7 +13,7 @@ import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type C
 import type { Layout, Seg } from '../fields/layout';
 import { hasLegalForm, issuerDetail, nameLike, partyCandidates } from '../fields/parties';
 import { EMAIL_RE, findAmounts, POSTAL_LINE, STREET_LINE, TITLES, URL_RE } from '../fields/values';
-import { labelMatch, STAND_INS, type Want } from '../fields/wants';
+import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 
 export type Role = 'number' | 'issue_date' | 'due_date' | 'seller' | 'buyer' | 'address' | 'net' | 'tax' | 'total' | 'currency';
 
@@ -91,8 +91,10 @@ function labelsAt(layout: Layout, line: number, seg: Seg | undefined, before: st
   const row = layout.segs[line] ?? [];
   let left = before.replace(/[\d.,:#/-]+\s*$/, '').trim();
   if (!/\p{L}{2}/u.test(left) && seg) {
+    // The nearest segment to the left with words: a colon or dots may stand between ("Total  :  12.72").
     const k = row.indexOf(seg);
-    left = k > 0 ? row[k - 1]!.text : '';
+    const words = row.slice(Math.max(0, k - 2), Math.max(0, k)).reverse().find((s) => /\p{L}{2}/u.test(s.text));
+    left = words?.text ?? (k > 0 ? row[k - 1]!.text : '');
   }
   let above = '';
   const here = layout.lines[line];
@@ -256,6 +258,11 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
       f['amount:zero'] = a.value === 0 ? 1 : 0;
       f['amount:percent_line'] = /%/.test(line.text) ? 1 : 0;
       f['amount:words'] = Math.min(1, line.text.replace(/[\d.,]+/g, ' ').split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length / 8);
+      const tax = taxQualifier(left);
+      if (tax) f[`label:tax_${tax}`] = 1;
+      const hits = conceptsOf(left);
+      if (hits.some((h) => h.concept === 'quantity' && h.score >= 0.6)) f['label:quantity'] = 1;
+      if (hits.some((h) => (h.concept === 'tendered' || h.concept === 'amount_paid') && h.score >= 0.6)) f['label:tendered'] = 1;
       out.push({ value: a.raw, amount: a.value, line: i, features: f });
     });
   });
@@ -276,6 +283,21 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
     }
     c.features['amount:sum_of_two'] = sum;
     c.features['amount:part_of_sum'] = part;
+  }
+  // A till receipt's payment: the money handed over less the change given back is the total.
+  const tendered = out.filter((c) => c.features['label:tendered']);
+  for (const c of out) {
+    if (c.features['label:tendered']) continue;
+    const paid = tendered.some((a) => tendered.some((b) => b !== a && b.line > a.line && a.amount! > b.amount! && close(a.amount! - b.amount!, c.amount!)));
+    if (paid) c.features['amount:paid_less_change'] = 1;
+  }
+  // Of the amounts labelled as the column, the last printed and the largest.
+  const labelled = out.filter((c) => (c.features['label:own'] ?? 0) >= 0.5 && !c.features['label:quantity']);
+  const last = Math.max(-1, ...labelled.map((c) => c.line));
+  const largest = Math.max(-Infinity, ...labelled.map((c) => c.amount!));
+  for (const c of labelled) {
+    if (c.line === last) c.features['amount:last_labelled'] = 1;
+    if (close(c.amount!, largest)) c.features['amount:largest_labelled'] = 1;
   }
   return out;
 }
@@ -338,6 +360,9 @@ function numberCandidates(ctx: Context): ModelCandidate[] {
   return out;
 }
 
+/** Fewer letters than this are a speck or a logo read as text, not a name. */
+const MIN_NAME_LETTERS = 4;
+
 function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: Want[]): ModelCandidate[] {
   const { layout } = ctx;
   const ruled = partyCandidates(layout, wants);
@@ -360,6 +385,17 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     f['party:caps'] = value === value.toUpperCase() && /\p{Lu}{3}/u.test(value) ? 1 : 0;
     f['party:words'] = Math.min(1, value.split(/\s+/).length / 8);
     f['party:digits'] = /\d/.test(value) ? 1 : 0;
+    // Recognisers read specks and logos as a few letters ("Wr", "iA"): a name has letters enough.
+    const letters = value.match(/\p{L}/gu)?.length ?? 0;
+    f['party:letters'] = Math.min(1, letters / 20);
+    f['party:short'] = letters < MIN_NAME_LETTERS ? 1 : 0;
+    f['party:lower_start'] = /^\p{Ll}/u.test(value) ? 1 : 0;
+    f['party:whole_line'] = norm(value) === norm(layout.lines[line]!.text) ? 1 : 0;
+    const earlier = layout.lines.slice(0, line).filter((l) => l.page === firstPage);
+    // A shop's name heads its receipt: lines of words above it are rare, an address above it rarer.
+    f['party:wordy_rank'] = 1 / (1 + earlier.filter((l) => /\p{L}{3}/u.test(l.text)).length);
+    f['party:after_address'] = earlier.some((l) => POSTAL_LINE.test(l.text) || STREET_LINE.test(l.text)) ? 1 : 0;
+    f['party:title_word'] = /\p{L}{3}/u.test(value) && normalizeLabel(value).split(' ').some((w) => TITLES.has(w)) ? 1 : 0;
     const below = layout.lines.slice(line + 1, line + 5).map((l) => l.text);
     f['party:address_below'] = below.some((t) => POSTAL_LINE.test(t) || STREET_LINE.test(t)) ? 1 : 0;
     f['party:contacts_below'] = below.some(issuerDetail) ? 1 : 0;
@@ -386,7 +422,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const text = layout.lines[i]!.text.trim();
     if (row.length > 1 && nameLike(text)) add(text, i, row[0]);
     const next = layout.lines[i + 1];
-    if (next && next.page === firstPage && nameLike(text) && nameLike(next.text) && !issuerDetail(next.text)) {
+    // A legal form set apart on the next line ends the name ("ACME TRADING" over "SDN BHD").
+    const legalOnly = !!next && hasLegalForm(next.text) && !nameLike(next.text) && !/\d/.test(next.text) && next.text.trim().length <= 20;
+    if (next && next.page === firstPage && nameLike(text) && (nameLike(next.text) || legalOnly) && !issuerDetail(next.text)) {
       const before = out.length;
       add(`${text} ${next.text.trim()}`, i, row[0]);
       if (out.length > before) out.at(-1)!.features['party:joined'] = 1;

@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Column } from '../../domain/columns';
 import { coerce } from '../coerce';
-import { dayFirstOf } from '../dates';
+import { dayFirstOf, localeDayOrder } from '../dates';
 import { documentLanguage } from '../language';
 import { ruleFields } from '../fields';
 import { tableLines } from '../fields/text';
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     // Folds by a hash of the document's id: fixed, and independent of the order of the corpus.
     const fold = parseInt(createHash('sha256').update(c.id).digest('hex').slice(0, 8), 16) % FOLDS;
     const expected = c.expected[0]!;
-    const dayFirst = dayFirstOf(documentLanguage(reading.text)) ?? false;
+    const dayFirst = dayFirstOf(documentLanguage(reading.text)) ?? localeDayOrder(reading.text) === 'dmy';
     docs.push({ id: c.id, fold, inputs, expected, dayFirst });
     // Features only: the weights do not matter for candidate generation.
     const empty = Object.fromEntries(ROLES.map((r) => [r, { names: [], mean: [], scale: [], weights: [], none: 0, threshold: 0, presence: 0 }])) as Weights;
@@ -100,9 +100,11 @@ async function main(): Promise<void> {
   };
 
   // Cross-validation: each fold decoded with weights trained on the others; per role, penalty and
-  // threshold, right written fields count +1, wrong ones -1, empty ones 0.
+  // threshold, right written fields count +1, wrong ones -1, empty ones 0. Each written field is
+  // also kept per document, to weigh a wrong one by what it costs that document's F1 (below).
   type Tally = { n: number; oracle: number; net: number[]; right: number[]; wrong: number[]; rulesRight: number; rulesWrong: number };
   const tallies = new Map<string, Tally>();
+  const written: Array<{ doc: string; key: string; k: number; ok: boolean }> = [];
   const tallyOf = (role: Role, l2: number, scan: boolean) => {
     const key = `${role}|${l2}|${scan}`;
     if (!tallies.has(key)) tallies.set(key, { n: 0, oracle: 0, net: THRESHOLDS.map(() => 0), right: THRESHOLDS.map(() => 0), wrong: THRESHOLDS.map(() => 0), rulesRight: 0, rulesWrong: 0 });
@@ -127,6 +129,7 @@ async function main(): Promise<void> {
               const ok = same(doc.expected[column.id], o.value, column, doc.dayFirst);
               t.net[k]! += ok ? 1 : -1;
               (ok ? t.right : t.wrong)[k]!++;
+              written.push({ doc: doc.id, key: `${r.role}|${l2}|${!!r.scan}`, k, ok });
             }
             if (k === 0) {
               t.n++;
@@ -141,8 +144,34 @@ async function main(): Promise<void> {
     }
   }
 
+  // A document is scored by its fields' F1: a right field raises it by about (2 - F1), a wrong one
+  // lowers it by about F1 (over the fields written and expected). So a wrong field costs a
+  // document F1 / (2 - F1) right ones: as much as a right one gains where the document is read
+  // well, little where it is read badly (a receipt whose recognised text holds half its fields).
+  // Each document's F1 is taken at the thresholds the plain net score chooses.
+  const first = new Map<string, number>();
+  for (const [key, t] of tallies) first.set(key, t.net.findIndex((n) => n >= Math.max(...t.net) - 1));
+  const perDoc = new Map<string, { right: number; written: number }>();
+  for (const w of written) {
+    if (first.get(w.key) !== w.k) continue;
+    const d = perDoc.get(w.doc) ?? { right: 0, written: 0 };
+    d.written++;
+    if (w.ok) d.right++;
+    perDoc.set(w.doc, d);
+  }
+  const cost = new Map<string, number>();
+  for (const doc of docs) {
+    const d = perDoc.get(doc.id) ?? { right: 0, written: 0 };
+    const expectedFields = Object.values(doc.expected).filter((v) => v !== null && v !== undefined && v !== '').length;
+    const f1 = d.written + expectedFields ? (2 * d.right) / (d.written + expectedFields) : 1;
+    cost.set(doc.id, f1 / (2 - f1));
+  }
+  const weighted = new Map<string, number[]>();
+  for (const key of tallies.keys()) weighted.set(key, THRESHOLDS.map(() => 0));
+  for (const w of written) weighted.get(w.key)![w.k]! += w.ok ? 1 : -cost.get(w.doc)!;
+
   // Per role the penalty with the best net score over all documents; the thresholds apart for
-  // text documents and recognised scans.
+  // text documents and recognised scans, by the F1-weighted score.
   const final: Weights = {};
   console.log('\nrole         source  fields  reachable  cv right  cv wrong  threshold  l2     rules right  rules wrong');
   for (const role of ROLES) {
@@ -159,7 +188,8 @@ async function main(): Promise<void> {
       const t = tallies.get(`${role}|${l2}|${scan}`);
       if (!t) continue;
       // The lowest threshold within one field of the best: between near-equals, writing wins.
-      const k = t.net.findIndex((n) => n >= Math.max(...t.net) - 1);
+      const scores = weighted.get(`${role}|${l2}|${scan}`)!;
+      const k = scores.findIndex((n) => n >= Math.max(...scores) - 1);
       if (scan) w.scanThreshold = THRESHOLDS[k]!;
       else w.threshold = THRESHOLDS[k]!;
       console.log(`${role.padEnd(12)} ${(scan ? 'scan' : 'text').padEnd(6)} ${String(t.n).padStart(7)} ${String(t.oracle).padStart(10)} ${String(t.right[k]).padStart(9)} ${String(t.wrong[k]).padStart(9)} ${String(THRESHOLDS[k]).padStart(10)}  ${String(l2).padEnd(6)} ${String(t.rulesRight).padStart(11)} ${String(t.rulesWrong).padStart(12)}`);

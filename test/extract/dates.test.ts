@@ -1,0 +1,46 @@
+import { describe, expect, test } from 'bun:test';
+import type { Column } from '../../src/domain/columns';
+import { findDates, localeDayOrder } from '../../src/extract/dates';
+import { linesFromText, ruleFields } from '../../src/extract/fields';
+
+describe('localeDayOrder', () => {
+  test('currencies, countries and company forms of day-first countries say day first', () => {
+    expect(localeDayOrder('TOTAL RM 12.00')).toBe('dmy');
+    expect(localeDayOrder('Subtotal £4.50')).toBe('dmy');
+    expect(localeDayOrder('ACME TRADING SDN BHD\nTotal 12.00')).toBe('dmy');
+    expect(localeDayOrder('12 Orchard Road, Singapore')).toBe('dmy');
+    expect(localeDayOrder('Tel: +44 20 7946 0000')).toBe('dmy');
+  });
+
+  test('the United States say month first; a dollar sign alone says nothing', () => {
+    expect(localeDayOrder('Acme Inc.\n1 Main St, Springfield, USA')).toBe('mdy');
+    expect(localeDayOrder('Total $12.00')).toBeNull();
+    expect(localeDayOrder('FORM 12, ROOM 4')).toBeNull();
+  });
+});
+
+describe('findDates', () => {
+  test('dates with a month name as tills print them, hyphenated and with short years', () => {
+    expect(findDates('24 Mar-2018 03:44:22 PM', null).map((d) => d.iso)).toEqual(['2018-03-24']);
+    expect(findDates('Date: 24-Mar-18', null).map((d) => d.iso)).toEqual(['2018-03-24']);
+    expect(findDates('12. März 2024', null).map((d) => d.iso)).toEqual(['2024-03-12']);
+  });
+
+  test('a two-digit number after a month name without a hyphen is no year', () => {
+    expect(findDates('Ref 12 May 18 x', null)).toEqual([]);
+  });
+});
+
+describe('day/month order of a document', () => {
+  const columns = [{ id: 'date', name: 'Date', type: 'date' } as Column];
+  test('a receipt in ringgit reads 03/04/2018 as the 3rd of April', () => {
+    const { layout, result } = ruleFields(linesFromText('ACME TRADING\nDate: 03/04/2018\nTOTAL (RM)   10.00'), columns);
+    expect(layout.order).toBe('dmy');
+    expect(result.get('date')?.value).toBe('2018-04-03');
+  });
+
+  test('nothing on the page decides: the order stays open', () => {
+    const { layout } = ruleFields(linesFromText('ACME\nDate: 03/04/2018\nTOTAL   $10.00'), columns);
+    expect(layout.order).toBeNull();
+  });
+});
