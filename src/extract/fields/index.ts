@@ -89,10 +89,14 @@ export function documentFields(lines: TextLine[], columns: Column[], weights?: W
       continue;
     }
     const c = result.get(id);
-    if (!c) continue;
     // A line item's field (a SKU, a quantity) is a document's field only when plainly labelled.
-    if (want.concept && conceptLevel(want.concept) === 'item') c.score *= 0.6;
-    if (c.score < MIN_SCORE) continue;
+    if (c && want.concept && conceptLevel(want.concept) === 'item') c.score *= 0.6;
+    if (!c || c.score < MIN_SCORE) {
+      // Left empty, a column that names no field documents have ("Handgun", "Given name") says
+      // the document does not fit the table; one that a document may lack (a due date) does not.
+      if (!want.concept) parts.push(0);
+      continue;
+    }
     values[id] = c.value;
     scores[id] = Math.round(Math.min(1, c.score) * 1000) / 1000;
     parts.push(scores[id]!);
