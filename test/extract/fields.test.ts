@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { documentFields, linesFromText, ruleFields, tableLines } from '../../src/extract/fields';
 import { buildLayout } from '../../src/extract/fields/layout';
 import { nameLike, partyCandidates, titleOnly } from '../../src/extract/fields/parties';
+import { REGISTRATION_LINE } from '../../src/extract/fields/values';
 import { labelMatch, taxQualifier, wantOf } from '../../src/extract/fields/wants';
 import type { TextLine } from '../../src/extract/layout/page';
 import type { Column, ColumnType } from '../../src/domain/columns';
@@ -531,5 +532,12 @@ describe('tax qualifiers of amount labels', () => {
     expect(taxQualifier('Total (inkl. MwSt.)')).toBe('included');
     expect(taxQualifier('Total HT')).toBe('excluded');
     expect(taxQualifier('Grand total')).toBeNull();
+  });
+});
+
+describe('registration numbers', () => {
+  test('a line holding only a registration number, perhaps after a short label', () => {
+    for (const line of ['(123456-A)', '002043319-W', '(CO.REG :704427-T )', 'Roc: 1026984-X', 'Company No. 01234567']) expect(REGISTRATION_LINE.test(line)).toBe(true);
+    for (const line of ['27, MARKET ROAD,', '43200 SPRINGFIELD', 'ACME SDN BHD (123456-A)']) expect(REGISTRATION_LINE.test(line)).toBe(false);
   });
 });

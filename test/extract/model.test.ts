@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import type { Column } from '../../src/domain/columns';
 import { documentFields, linesFromText, ruleFields } from '../../src/extract/fields';
 import { decode, learnedFields, roleOptions, type Option, type RoleOptions } from '../../src/extract/model';
-import { modelCandidates, roleOf, type Role } from '../../src/extract/model/features';
+import { endsAddress, modelCandidates, roleOf, type Role } from '../../src/extract/model/features';
 import { probabilities, train, type RoleWeights } from '../../src/extract/model/logit';
 
 const col = (id: string, name: string, type: Column['type'], description?: string): Column => ({ id, name, type, ...(description ? { description } : {}) }) as Column;
@@ -87,7 +87,28 @@ describe('candidate features', () => {
     expect(full.features['addr:postal_last']).toBe(1);
     expect(full.features['addr:contact_next']).toBe(1);
     expect(full.features['addr:legal_prev']).toBe(1);
-    expect(cands.find((c) => c.value.startsWith('12 Market Street Springfield 40170 Tel'))!.features['addr:contact_inside']).toBe(1);
+    expect(full.features['addr:under_name']).toBe(1);
+    // A run never takes the contacts, nor the name with its legal form.
+    expect(cands.some((c) => /Tel|Ltd/.test(c.value))).toBe(false);
+  });
+
+  test('an address starts under the name and its registration number, and stops before labelled details', () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
+    const cands = candidatesOf('CORNER STORE\n(123456-A)\n27, MARKET ROAD,\n43200 SPRINGFIELD\nInvoice No # : 1052580\nTotal 5.00', 'address', columns);
+    expect(cands.map((c) => c.value)).toEqual(['27, MARKET ROAD,', '27, MARKET ROAD, 43200 SPRINGFIELD', '43200 SPRINGFIELD']);
+    const full = cands[1]!.features;
+    expect(full['addr:under_name']).toBe(1);
+    expect(full['addr:contact_next']).toBe(1);
+    expect(full['addr:house_number']).toBe(1);
+    expect(cands[0]!.features['addr:more_next']).toBe(1);
+    expect(cands[2]!.features['addr:more_prev']).toBe(1);
+  });
+
+  test('a postal code before a town is no amount: the line stays in the address', () => {
+    expect(endsAddress('43200 CHERAS SELANGOR.')).toBe(false);
+    expect(endsAddress('Subtotal 12.50')).toBe(true);
+    expect(endsAddress('Tel: 03-555 1234')).toBe(true);
+    expect(endsAddress('(CO.REG :704427-T )')).toBe(true);
   });
 
   test('currency: signs beside amounts, and the usual currency of the language as a weaker hint', () => {
@@ -225,6 +246,30 @@ describe('receipt features', () => {
     expect(cands.find((c) => c.value === 'Wr')!.features['party:short']).toBe(1);
     expect(cands.find((c) => c.value === 'ACME TRADING')!.features['party:short']).toBe(0);
     expect(cands.some((c) => c.value === 'ACME TRADING SDN BHD')).toBe(true);
+  });
+
+  test('a name printed in pieces: the pieces are pieces, the line keeps the rules\' verdict', () => {
+    const cands = candidatesOf('CORNER    HARDWARE STORE\n27, Market Road\nTotal 5.00', 'company', RECEIPT_COLUMNS);
+    const piece = cands.find((c) => c.value === 'CORNER')!.features;
+    const whole = cands.find((c) => c.value === 'CORNER HARDWARE STORE')!.features;
+    expect(piece['party:piece']).toBe(1);
+    expect(whole['party:piece']).toBe(0);
+    expect(whole['party:rule_vendor']).toBeGreaterThanOrEqual(piece['party:rule_vendor']!);
+    expect(whole['party:rule_vendor']).toBeGreaterThan(0);
+  });
+
+  test('a name without its registration number; a name cut short before its legal form or after a connector', () => {
+    const cands = candidatesOf('ACME TRADING SDN BHD (123456-A)\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS);
+    const bare = cands.find((c) => c.value === 'ACME TRADING SDN BHD')!.features;
+    expect(bare['party:without_id']).toBe(1);
+    expect(bare['party:rule_vendor']).toBeGreaterThan(0);
+    expect(cands.find((c) => c.value === 'ACME TRADING SDN BHD (123456-A)')!.features['party:id_like']).toBe(1);
+    const wrapped = candidatesOf('ACME TRADING\nSDN BHD\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS);
+    expect(wrapped.find((c) => c.value === 'ACME TRADING')!.features['party:cut']).toBe(1);
+    expect(wrapped.find((c) => c.value === 'ACME TRADING SDN BHD')!.features['party:cut']).toBe(0);
+    const dangling = candidatesOf('CORNER HARDWARE &\nELECTRICAL\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS);
+    expect(dangling.find((c) => c.value === 'CORNER HARDWARE &')!.features['party:cut']).toBe(1);
+    expect(dangling.find((c) => c.value === 'CORNER HARDWARE & ELECTRICAL')!.features['party:cut']).toBe(0);
   });
 
   test('a line under an address is not where a name is printed', () => {

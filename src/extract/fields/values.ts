@@ -50,6 +50,12 @@ export const PHONE_RE = /(?:\+\s?\d|\(\d|\b\d)[\d()\/ .-]{5,}\d/;
 export const POSTAL_LINE = /(?:^|[\s,])(?:[A-Z]{1,2}-)?\d{4,5}(?:-\d{3,4})?\s+\p{Lu}|\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b|\b\d{2}-\d{3}\s+\p{Lu}/u;
 export const STREET_LINE = /\d+\s*[a-z]?\s*$|^\d+\s+\p{L}|\b(?:str\.|straße|strasse|weg|gasse|allee|platz|street|st\.|road|rd\.|avenue|ave\.?|lane|drive|blvd|rue|avenue|boulevard|calle|avda\.?|via|viale|piazza|straat|laan|plein|ulica|ul\.|rua|avenida|jalan|jln\.?|lorong|lrg\.?|taman|persiaran|lebuh)\b/iu;
 
+/**
+ * A company's registration number on a line of its own under its name ("(123456-A)", "Co. Reg:
+ * 704427-T", "Company No. 01234567"): an identifier, perhaps after a short label, in parentheses or not.
+ */
+export const REGISTRATION_LINE = /^[\s(]*(?:[\p{L}. ]{0,20}[:.;]\s*)?\(?\s*[A-Z]{0,3}\d[\d\s-]{3,}[A-Z]?[\s).]*$/u;
+
 export function validIban(text: string): string | null {
   const compact = text.replace(/ /g, '');
   if (compact.length < 15 || compact.length > 34) return null;

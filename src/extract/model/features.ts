@@ -10,9 +10,9 @@ import { currencyIn } from '../coerce';
 import { findDates } from '../dates';
 import { conceptsOf, normalizeLabel } from '../lexicon';
 import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
-import type { Layout, Seg } from '../fields/layout';
+import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
 import { hasLegalForm, issuerDetail, nameLike, partyCandidates } from '../fields/parties';
-import { EMAIL_RE, findAmounts, POSTAL_LINE, STREET_LINE, TITLES, URL_RE } from '../fields/values';
+import { EMAIL_RE, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TITLES, URL_RE } from '../fields/values';
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 
 export type Role = 'number' | 'issue_date' | 'due_date' | 'seller' | 'buyer' | 'address' | 'net' | 'tax' | 'total' | 'currency';
@@ -360,6 +360,17 @@ function numberCandidates(ctx: Context): ModelCandidate[] {
   return out;
 }
 
+/** A name that ends in a connector goes on ("HARDWARE &", "SMITH AND"). */
+const DANGLING = /(?:[&+\-,]|\b(?:and|und|et|of|dan))\s*$/i;
+/** A registration number in parentheses after a name ("(123456-A)", "(CO. NO. 1234-X)"); a shorter code is a document type ("Rechnung (380)"). */
+const TRAILING_ID = /\s*\((?=[^()]*\d{4})[^()]*\)?\s*$/;
+
+/** Pieces of one name are set at most this many type heights apart (characters in plain text); columns side by side, further. */
+const PIECE_GAP = 2;
+const PLAIN_PIECE_GAP = 6;
+/** A line continuing a name with its legal form is short: the rest of a name, not a sentence. */
+const MAX_NAME_TAIL = 40;
+
 /** Fewer letters than this are a speck or a logo read as text, not a name. */
 const MIN_NAME_LETTERS = 4;
 
@@ -370,7 +381,8 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
   const out: ModelCandidate[] = [];
   const seen = new Set<string>();
   const firstPage = layout.lines[0]!.page;
-  const add = (value: string, line: number, seg: Seg | undefined) => {
+  /** `sources`: the printed texts this value is made of, whose verdicts by the rules it keeps (a name printed in pieces, a name without its registration number). */
+  const add = (value: string, line: number, seg: Seg | undefined, sources: string[] = []) => {
     const key = `${norm(value)}|${line}`;
     if (seen.has(key) || !value.trim()) return;
     seen.add(key);
@@ -379,8 +391,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     labelFeatures(ctx, f, left, above);
     positionFeatures(ctx, f, line, seg);
     ruleFeatures(ctx, f, value);
-    f['party:rule_vendor'] = scoreOf(ruled.vendor, value);
-    f['party:rule_customer'] = scoreOf(ruled.customer, value);
+    for (const source of sources) if (!f['rule:pick']) ruleFeatures(ctx, f, source);
+    f['party:rule_vendor'] = Math.max(...[value, ...sources].map((v) => scoreOf(ruled.vendor, v)));
+    f['party:rule_customer'] = Math.max(...[value, ...sources].map((v) => scoreOf(ruled.customer, v)));
     f['party:legal_form'] = hasLegalForm(value) ? 1 : 0;
     f['party:caps'] = value === value.toUpperCase() && /\p{Lu}{3}/u.test(value) ? 1 : 0;
     f['party:words'] = Math.min(1, value.split(/\s+/).length / 8);
@@ -391,6 +404,15 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     f['party:short'] = letters < MIN_NAME_LETTERS ? 1 : 0;
     f['party:lower_start'] = /^\p{Ll}/u.test(value) ? 1 : 0;
     f['party:whole_line'] = norm(value) === norm(layout.lines[line]!.text) ? 1 : 0;
+    // A piece of a line that reads as a name as a whole ("ACME" of "ACME  TRADING  CO").
+    const row = layout.segs[line] ?? [];
+    f['party:piece'] = row.length > 1 && !f['party:whole_line'] && row.some((s) => norm(s.text) === norm(value)) && nameLike(layout.lines[line]!.text) ? 1 : 0;
+    // A registration or tax number, not a name ("Company Reg No. 12345-A").
+    f['party:id_like'] = REGISTRATION_LINE.test(value) || /\d{5}/.test(value) ? 1 : 0;
+    // A name cut short: it ends in a connector, or the next line ends it with a legal form ("SDN BHD", "Musterstadt a.G.").
+    const after = layout.lines[line + 1]?.text.trim() ?? '';
+    const cut = DANGLING.test(value) || (!hasLegalForm(value) && hasLegalForm(after) && !/\d/.test(after) && after.length <= MAX_NAME_TAIL && !norm(value).endsWith(norm(after)));
+    f['party:cut'] = cut ? 1 : 0;
     const earlier = layout.lines.slice(0, line).filter((l) => l.page === firstPage);
     // A shop's name heads its receipt: lines of words above it are rare, an address above it rarer.
     f['party:wordy_rank'] = 1 / (1 + earlier.filter((l) => /\p{L}{3}/u.test(l.text)).length);
@@ -420,13 +442,24 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     for (const seg of row) if (nameLike(seg.text)) add(seg.text.trim(), i, seg);
     // A name printed in pieces on its line, or wrapped onto the next one.
     const text = layout.lines[i]!.text.trim();
-    if (row.length > 1 && nameLike(text)) add(text, i, row[0]);
+    // The rules' verdict on a piece holds for the line when the pieces are close and each reads as part of a name or
+    // is an initial or a sign ("B & BEST"), not "ACME LTD.  INVOICE", nor two address blocks side by side.
+    const gap = layout.plain ? PLAIN_PIECE_GAP : layout.lines[i]!.size * PIECE_GAP;
+    const onePiece = row.every((s, k) => (nameLike(s.text) || !/\p{L}{2}/u.test(s.text)) && (k === 0 || s.x0 - row[k - 1]!.x1 <= gap));
+    if (row.length > 1 && nameLike(text)) add(text, i, row[0], onePiece ? row.map((s) => s.text) : []);
+    // A name followed by its registration number ("ACME SDN BHD (123456-A)"): the name alone.
+    const bare = text.replace(TRAILING_ID, '').trim();
+    if (bare !== text && nameLike(bare)) {
+      const before = out.length;
+      add(bare, i, row[0], [text, ...row.map((s) => s.text)]);
+      if (out.length > before) out.at(-1)!.features['party:without_id'] = 1;
+    }
     const next = layout.lines[i + 1];
     // A legal form set apart on the next line ends the name ("ACME TRADING" over "SDN BHD").
     const legalOnly = !!next && hasLegalForm(next.text) && !nameLike(next.text) && !/\d/.test(next.text) && next.text.trim().length <= 20;
     if (next && next.page === firstPage && nameLike(text) && (nameLike(next.text) || legalOnly) && !issuerDetail(next.text)) {
       const before = out.length;
-      add(`${text} ${next.text.trim()}`, i, row[0]);
+      add(`${text} ${next.text.trim()}`, i, row[0], [text]);
       if (out.length > before) out.at(-1)!.features['party:joined'] = 1;
     }
   });
@@ -436,40 +469,104 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
 
 const CONTACT = /\b(?:tel|phone|fax|hp|mobile|gst|vat|reg|tin|ust|email|e-mail|www|invoice|receipt|date|cashier|no\.?:)\b/i;
 
-/** The issuer's address: runs of one to six consecutive lines near the top of the first page, joined with spaces. */
+/** "Invoice No # : 123": a field's label before a colon, not a part of an address. */
+function labelledDetail(text: string): boolean {
+  const label = LABEL_COLON.exec(text)?.[1];
+  return !!label && /\p{L}{3}/u.test(label) && (conceptsOf(label)[0]?.score ?? 0) >= LABELLED;
+}
+/** How surely a label must name a field for its line to end an address. */
+const LABELLED = 0.8;
+
+/** A line an issuer's address stops before: its contacts, tax or registration numbers, a date, a title or an amount. */
+export function endsAddress(text: string): boolean {
+  const t = text.trim();
+  return (
+    CONTACT.test(t) ||
+    issuerDetail(t) ||
+    REGISTRATION_LINE.test(t) ||
+    labelledDetail(t) ||
+    EMAIL_RE.test(t) ||
+    URL_RE.test(t) ||
+    findDates(t, null).length > 0 ||
+    TITLES.has(normalizeLabel(t)) ||
+    // Money written with decimals: a postal code before a town ("43200 CHE...") is no amount.
+    findAmounts(t).some((a) => /\d[.,]\d{2}$/.test(a.raw.replace(/\D+$/, '')))
+  );
+}
+
+/** Postal codes, street words, a house number, or a number among parts set off by commas ("A-16-1, Tower A"). */
+const addressSign = (t: string) => POSTAL_LINE.test(t) || /\b\d{5}\b/.test(t) || STREET_LINE.test(t) || HOUSE_NUMBER.test(t) || /\d.*,|,.*\d/.test(t);
+/** A house or lot number opening a line, bare or after a short word ("12,", "No. 5", "Lot 276", "Level 6,"). */
+const HOUSE_NUMBER = /^(?:\p{L}{1,5}\.?\s*:?\s*)?\d+[\p{L}\d/-]*\s*[,&]|^(?:\p{L}{1,5}\.?\s*:?\s*)\d/u;
+/** Lines an address may take: a street, a district, a postal town, a region, a country. */
+const MAX_ADDRESS_LINES = 6;
+/** How far down the first page an issuer's address is looked for. */
+const ADDRESS_REACH = 25;
+/** A line's centre this close to the page's middle (a share of the page's width) is centred like a till receipt's letterhead. */
+const CENTRED = 0.12;
+
+/**
+ * The issuer's address: runs of up to six consecutive lines near the top of the first page, joined
+ * with spaces, that hold an address sign and none of the lines an address stops before (contacts,
+ * registration numbers, dates) nor a name with a legal form.
+ */
 function addressCandidates(ctx: Context): ModelCandidate[] {
   const { layout } = ctx;
   const out: ModelCandidate[] = [];
   const firstPage = layout.lines[0]!.page;
-  const n = Math.min(layout.lines.length, 25);
-  const usable = (i: number) => {
-    const t = layout.lines[i]!.text;
-    return layout.lines[i]!.page === firstPage && !EMAIL_RE.test(t) && !URL_RE.test(t) && !findDates(t, null).length;
+  const n = Math.min(layout.lines.length, ADDRESS_REACH);
+  const text = (i: number) => layout.lines[i]?.text.trim() ?? '';
+  const stop = layout.lines.map((l, i) => i >= n || l.page !== firstPage || endsAddress(l.text));
+  const usable = (i: number) => !stop[i] && !hasLegalForm(text(i));
+  // The issuer's name: the first line with a word, or the first with a legal form.
+  const wordy = layout.lines.findIndex((l) => /\p{L}{3}/u.test(l.text));
+  const legal = layout.lines.slice(0, n).findIndex((l) => hasLegalForm(l.text));
+  const nameLine = legal >= 0 ? legal : wordy;
+  const centredLine = (i: number) => {
+    const segs = layout.segs[i] ?? [];
+    const mid = ctx.pageMid.get(layout.lines[i]!.page);
+    if (layout.plain || !segs.length || !mid) return false;
+    return Math.abs((segs[0]!.x0 + segs.at(-1)!.x1) / 2 - mid) <= CENTRED * 2 * mid;
   };
   for (let s = 0; s < n; s++) {
     if (!usable(s)) continue;
-    for (let k = 1; k <= 6 && s + k <= n; k++) {
-      if (!usable(s + k - 1)) break;
-      const texts = layout.lines.slice(s, s + k).map((l) => l.text.trim());
+    for (let k = 1; k <= MAX_ADDRESS_LINES && s + k <= n && usable(s + k - 1); k++) {
+      const lines = layout.lines.slice(s, s + k);
+      const texts = lines.map((l) => l.text.trim());
+      if (!texts.some(addressSign)) continue;
       const value = texts.join(' ').replace(/\s+/g, ' ');
       const f: Record<string, number> = {};
       const { above } = labelsAt(layout, s, layout.segs[s]?.[0], '');
       labelFeatures(ctx, f, '', above);
       positionFeatures(ctx, f, s, layout.segs[s]?.[0]);
       ruleFeatures(ctx, f, value);
-      const prev = s > 0 ? layout.lines[s - 1]!.text : '';
-      const next = s + k < layout.lines.length ? layout.lines[s + k]!.text : '';
-      f['addr:lines'] = k / 6;
+      const prev = text(s - 1);
+      const next = text(s + k);
+      f['addr:lines'] = k / MAX_ADDRESS_LINES;
       f['addr:postal_last'] = POSTAL_LINE.test(texts.at(-1)!) || /\b\d{5}\b/.test(texts.at(-1)!) ? 1 : 0;
       f['addr:postal_any'] = texts.some((t) => POSTAL_LINE.test(t) || /\b\d{5}\b/.test(t)) ? 1 : 0;
       f['addr:street_first'] = STREET_LINE.test(texts[0]!) || /\d/.test(texts[0]!) ? 1 : 0;
-      f['addr:legal_form'] = texts.some(hasLegalForm) ? 1 : 0;
-      f['addr:contact_inside'] = texts.some((t) => CONTACT.test(t) || issuerDetail(t)) ? 1 : 0;
-      f['addr:contact_next'] = !next || CONTACT.test(next) || issuerDetail(next) || findDates(next, null).length > 0 ? 1 : 0;
+      f['addr:street_any'] = texts.some((t) => STREET_LINE.test(t)) ? 1 : 0;
+      f['addr:house_number'] = HOUSE_NUMBER.test(texts[0]!) ? 1 : 0;
+      f['addr:name_first'] = nameLike(texts[0]!) && !addressSign(texts[0]!) ? 1 : 0;
+      // Where the run sits: right under the issuer's name (or its registration line), and up to a line an address stops before.
+      const head = s === nameLine + 1 || (s === nameLine + 2 && REGISTRATION_LINE.test(prev));
+      f['addr:under_name'] = head ? 1 : 0;
+      f['addr:contact_next'] = s + k >= layout.lines.length || stop[s + k] ? 1 : 0;
+      f['addr:stop_prev'] = s === 0 || stop[s - 1] || hasLegalForm(prev) || s - 1 === nameLine ? 1 : 0;
+      // A run cut short: the line after it (or before it) reads as more of the address.
+      f['addr:more_next'] = s + k < n && usable(s + k) && addressSign(next) ? 1 : 0;
+      f['addr:more_prev'] = s > 0 && usable(s - 1) && (addressSign(prev) || /,\s*$/.test(prev)) ? 1 : 0;
       f['addr:name_before'] = prev && (hasLegalForm(prev) || s === 1) ? 1 : 0;
       f['addr:legal_prev'] = hasLegalForm(prev) ? 1 : 0;
       f['addr:comma_end'] = /,\s*$/.test(texts.at(-1)!) ? 1 : 0;
-      f['addr:amount_inside'] = texts.some((t) => findAmounts(t).some((a) => a.money)) ? 1 : 0;
+      f['addr:centred'] = lines.every((_, j) => centredLine(s + j)) ? 1 : 0;
+      // Misread lines are rarely the address as printed.
+      const confidences = lines.map((l) => l.confidence).filter((c): c is number => c !== undefined);
+      if (confidences.length) {
+        f['ocr:mean'] = confidences.reduce((a, b) => a + b, 0) / confidences.length;
+        f['ocr:min'] = Math.min(...confidences);
+      }
       out.push({ value, line: s, features: f });
     }
   }
