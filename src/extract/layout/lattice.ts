@@ -162,6 +162,7 @@ export function latticeTables(page: Page, words: LayoutWord[]): { tables: Layout
       if (kept.length) inCell.set(root, kept);
       else inCell.delete(root);
     }
+    splitStackedLabels(inCell, cellRoot, cols, ys);
     // A frame around one block of text (a box, a form field) is not a table.
     const filledCells = new Set(inCell.keys());
     if (filledCells.size < 2) continue;
@@ -209,6 +210,40 @@ export function latticeTables(page: Page, words: LayoutWord[]): { tables: Layout
     rest = outside;
   }
   return { tables, rest };
+}
+
+/**
+ * A merged cell whose lines stand level with amounts in the rows beside it, one line a row, is a
+ * stack of labels drawn in one box (a totals block: "Subtotal / Tax / Total" left of an amount per
+ * ruled row), not one label spanning them: each line becomes the cell of its own row. A spanning
+ * label over rows (a group name beside its sub-rows, a header cell over two header rows) has fewer
+ * lines than rows, lines out of level, or labels beside it.
+ */
+/** A word that is a number or an amount: digits, no letters ("$610.00", "(12)", "9,5 %"). */
+const AMOUNT_WORD = /^[^\p{L}]*\d[^\p{L}]*$/u;
+
+function splitStackedLabels(inCell: Map<number, LayoutWord[]>, cellRoot: number[], cols: number, ys: number[]): void {
+  const rowOf = (y: number) => ys.findIndex((top, i) => i < ys.length - 1 && y >= top && y < ys[i + 1]!);
+  const centre = (b: { y0: number; y1: number }) => (b.y0 + b.y1) / 2;
+  for (const [root, words] of [...inCell]) {
+    const spanned = [...new Set(cellRoot.flatMap((r, k) => (r === root ? [Math.floor(k / cols)] : [])))];
+    if (spanned.length < 2) continue;
+    const lines = buildLines(words);
+    const rows = lines.map((l) => rowOf(centre(l)));
+    if (lines.length !== spanned.length || new Set(rows).size !== lines.length || rows.some((r) => !spanned.includes(r))) continue;
+    const level = lines.every((line) =>
+      [...inCell].some(([other, ws]) => other !== root && ws.some((w) => AMOUNT_WORD.test(w.text) && rowOf(centre(w)) === rowOf(centre(line)) && Math.abs(centre(w) - centre(line)) < (line.y1 - line.y0) / 2)),
+    );
+    if (!level) continue;
+    inCell.delete(root);
+    lines.forEach((line, n) => {
+      const id = nextId++;
+      cellRoot.forEach((r, k) => {
+        if (r === root && Math.floor(k / cols) === rows[n]) cellRoot[k] = id;
+      });
+      inCell.set(id, line.words);
+    });
+  }
 }
 
 /**

@@ -620,6 +620,28 @@ describe('reading', () => {
     ]);
   });
 
+  test('labels stacked in one ruled box, each level with an amount in a row of its own, are rows of their own', () => {
+    const word = (text: string, x0: number, y0: number): Word => ({ text, x0, y0, x1: x0 + text.length * 5, y1: y0 + 10, size: 10, rotation: 0 });
+    const across = (y: number, x0 = 40, x1 = 400) => ({ x0, y0: y, x1, y1: y + 0.5 });
+    const down = (x: number, y0 = 100, y1 = 200) => ({ x0: x, y0, x1: x + 0.5, y1 });
+    const page: Page = {
+      number: 1, width: 600, height: 800, rects: [],
+      // The totals block draws rules only under its amounts: its labels share one box over three rows.
+      rules: [across(100), across(120), across(140), across(160, 300), across(180, 300), across(200), down(40), down(100, 100, 140), down(300), down(400)],
+      words: [
+        word('Qty', 50, 105), word('Description', 110, 105), word('Amount', 310, 105),
+        word('2', 50, 125), word('Consulting', 110, 125), word('90.00', 310, 125),
+        word('Subtotal', 110, 145), word('90.00', 310, 145),
+        word('Tax', 110, 165), word('9.00', 310, 165),
+        word('Total', 110, 185), word('99.00', 310, 185),
+      ],
+    };
+    const grid = readingFromPages([page]).tables[0]!.grid as string[][];
+    const amountOf = (label: string) => grid.find((row) => row.includes(label))?.at(-1);
+    expect([amountOf('Subtotal'), amountOf('Tax'), amountOf('Total')]).toEqual(['90.00', '9.00', '99.00']);
+    expect(grid.some((row) => row.some((cell) => /Subtotal.*Tax/.test(String(cell))))).toBe(false);
+  });
+
   test('a PDF without text is reported as scanned', async () => {
     const result = await read([(d) => d.box(50, 50, 300, 300)]);
     expect(result).toEqual({ tables: [], lines: [], text: '', scanned: true, embedded: [] });
