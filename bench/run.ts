@@ -8,6 +8,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   fit: () => import('./fit'),
   pdf: () => import('./pdf'),
   ocr: () => import('./ocr'),
+  'receipts-ocr': () => import('./ocr-receipts'),
   fuzz: () => import('./fuzz'),
   crash: () => import('./crash'),
   console: () => import('./console'),

@@ -11,6 +11,7 @@ import type { Box } from '../layout/page';
 import { blankLines, encodePgm, findRules, normaliseBackground, resize, rotateBoxes, rotateQuarters, shrink, type GreyImage } from './raster';
 import { binarise, crop, darkenFaintInk, findPaper, rotate, skewAngle, textLineHeight, textRunsAcross } from './paper';
 import { median } from '../layout/lines';
+import { repairLegalForms } from './legal-forms';
 
 /** A recognised word, in pixels of the upright page image. */
 export interface PixelWord extends Box {
@@ -19,6 +20,8 @@ export interface PixelWord extends Box {
   lineHeight: number;
   /** 0..1 */
   confidence: number;
+  /** Which text line of the reading the word is on (the recogniser's lines, counted from 1). */
+  line: number;
 }
 
 export interface PageScan {
@@ -86,14 +89,16 @@ async function recognise(tesseract: TesseractWorker, image: GreyImage, dpi: numb
     { blocks: true, text: false },
   );
   const words: PixelWord[] = [];
+  let lineNumber = 0;
   for (const block of (data.blocks ?? []) as unknown as TesseractBlock[]) {
     for (const paragraph of block.paragraphs) {
       for (const line of paragraph.lines) {
         const lineHeight = line.rowAttributes?.row_height || line.bbox.y1 - line.bbox.y0;
+        lineNumber++;
         for (const word of line.words) {
           const text = word.text.trim();
           if (!text) continue;
-          words.push({ text, ...word.bbox, lineHeight, confidence: Math.max(0, Math.min(1, word.confidence / 100)) });
+          words.push({ text, ...word.bbox, lineHeight, confidence: Math.max(0, Math.min(1, word.confidence / 100)), line: lineNumber });
         }
       }
     }
@@ -274,9 +279,23 @@ export async function readPageImage(tesseract: TesseractWorker, source: GreyImag
     quarters: pass.quarters,
     skew: prepared.skew,
     cropped: prepared.cropped,
-    words: words.filter((w) => !isRuleArtifact(w, uprightRules) && !isSpeck(w)),
+    words: repairLines(words.filter((w) => !isRuleArtifact(w, uprightRules) && !isSpeck(w))),
     rules,
   };
+}
+
+/** The words with misread legal forms of companies repaired, line by line (see legal-forms.ts). */
+export function repairLines<W extends { text: string; line: number }>(words: W[]): W[] {
+  const lines = new Map<number, number[]>();
+  words.forEach((w, i) => lines.set(w.line, [...(lines.get(w.line) ?? []), i]));
+  const out = [...words];
+  for (const indexes of lines.values()) {
+    const texts = repairLegalForms(indexes.map((i) => words[i]!.text));
+    indexes.forEach((i, k) => {
+      if (texts[k] !== words[i]!.text) out[i] = { ...words[i]!, text: texts[k]! };
+    });
+  }
+  return out;
 }
 
 /** A doubtful "word" without a letter or digit is a speck, a torn edge or a shadow read as text. */

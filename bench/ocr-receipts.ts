@@ -1,0 +1,86 @@
+/**
+ * `npm run bench -- receipts-ocr`: the OCR ceiling of the corpus' dev receipts. Each receipt is
+ * read in-process through the readers the server uses (one OCR worker, started before timing),
+ * and for each key field the table counts the receipts whose expected value appears verbatim in
+ * what was read (case and spacing aside): in the lines outside tables, which the field extractor
+ * reads, and anywhere in the page's text. A field can only be extracted exactly when its value was
+ * read exactly, so this bounds the receipt field scores. Then seconds per receipt.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createCanvas } from '@napi-rs/canvas';
+import { closeOcr, configureOcr, ocrPages } from '../src/extract/ocr';
+import { parseOcrLanguages } from '../src/extract/ocr/languages';
+import { CORPUS_DIR, devCases, type CorpusCase } from '../src/extract/model/corpus';
+import { readDocument } from '../src/extract/read';
+import { machine, percentile, printTable } from './lib';
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** Case and whitespace do not count, as in the corpus' scorer. */
+const normal = (text: unknown) => String(text ?? '').normalize('NFKC').toLowerCase().replace(/\s+/g, '');
+
+/** Whether `text` (normalised) holds the value as a receipt prints it: a date day first or with a month name, an amount with two decimals. */
+function holds(text: string, type: string, value: unknown): boolean {
+  if (type === 'date') {
+    const [y, m, d] = String(value).split('-') as [string, string, string];
+    const numeric = ['/', '-', '.'].flatMap((s) => [`${d}${s}${m}${s}${y}`, `${d}${s}${m}${s}${y.slice(2)}`]);
+    const month = MONTHS[Number(m) - 1]!;
+    return [...numeric, `${d}${month}`, `${Number(d)}${month}`, `${d}-${month}`].some((form) => text.includes(form));
+  }
+  if (type === 'number' || type === 'currency') return text.includes(Number(value).toFixed(2));
+  return text.includes(normal(value));
+}
+
+async function warmUp(): Promise<void> {
+  const canvas = createCanvas(200, 60);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#fff';
+  g.fillRect(0, 0, 200, 60);
+  g.fillStyle = '#000';
+  g.font = '24px sans-serif';
+  g.fillText('warm up', 20, 40);
+  await ocrPages('image', new Uint8Array(canvas.toBuffer('image/png')), 1);
+}
+
+export async function run(): Promise<void> {
+  if (!existsSync(join(CORPUS_DIR, 'cases.tsv'))) {
+    console.log(`receipts-ocr: no corpus at ${CORPUS_DIR} (set CORPUS_DIR); skipped`);
+    return;
+  }
+  const cases: CorpusCase[] = devCases(new Set(['receipt']));
+  configureOcr({ languages: parseOcrLanguages(process.env.ROWSMITH_OCR_LANGS), workers: 1, pageTimeoutMs: 120_000 });
+  const found = new Map<string, { lines: number; text: number; of: number }>();
+  const seconds: number[] = [];
+  try {
+    await warmUp();
+    for (const c of cases) {
+      const bytes = new Uint8Array(readFileSync(c.documentPath));
+      const started = performance.now();
+      const reading = await readDocument({ name: c.documentPath.split('/').pop()!, contentType: 'application/octet-stream', bytes }).catch(() => null);
+      seconds.push((performance.now() - started) / 1000);
+      const lines = normal((reading?.lines ?? []).map((l) => l.text).join(' '));
+      const text = normal(reading?.text ?? '');
+      for (const column of c.columns) {
+        const value = c.expected[0]?.[column.id];
+        if (value == null) continue;
+        const count = found.get(column.name) ?? { lines: 0, text: 0, of: 0 };
+        count.of++;
+        if (holds(lines, column.type, value)) count.lines++;
+        if (holds(text, column.type, value)) count.text++;
+        found.set(column.name, count);
+      }
+    }
+  } finally {
+    await closeOcr();
+  }
+  const share = (hits: number, of: number) => `${hits} of ${of} (${Math.round((hits / Math.max(1, of)) * 100)}%)`;
+  const sorted = seconds.sort((a, b) => a - b);
+  const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
+  printTable(`OCR ceiling of receipt photos, dev split, ${cases.length} receipts (${machine()}; in-process, one OCR worker)`, [
+    ...[...found].map(([field, count]) => ({ measure: `${field} read exactly: in lines outside tables; anywhere`, value: `${share(count.lines, count.of)}; ${share(count.text, count.of)}`, target: '-' })),
+    { measure: 'seconds per receipt (mean, p50, p95, max)', value: `${mean.toFixed(2)}, ${percentile(sorted, 50).toFixed(2)}, ${percentile(sorted, 95).toFixed(2)}, ${sorted.at(-1)?.toFixed(2)}`, target: '< 3 s' },
+  ]);
+}
+
+if (import.meta.main) await run();

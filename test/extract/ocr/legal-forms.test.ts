@@ -1,0 +1,42 @@
+/** Legal forms of companies misread by one glyph, repaired where a legal form stands; other words left alone. */
+import { describe, expect, test } from 'bun:test';
+import { repairLegalForms } from '../../../src/extract/ocr/legal-forms';
+import { repairLines } from '../../../src/extract/ocr/recognise';
+
+const line = (text: string) => repairLegalForms(text.split(' ')).join(' ');
+
+describe('OCR legal forms', () => {
+  test('a two-word form with one word misread by a confusable glyph is repaired when the other reads exactly', () => {
+    expect(line('ACME HARDWARE SON BHD')).toBe('ACME HARDWARE SDN BHD');
+    expect(line('ACME HARDWARE SDN BHO')).toBe('ACME HARDWARE SDN BHD');
+    expect(line('Acme Trading Pte Lt0')).toBe('Acme Trading Pte Ltd');
+    expect(line('Acme Son. Bhd. (123456-X)')).toBe('Acme Sdn. Bhd. (123456-X)');
+    expect(line('ACME TRADING C0 LTD')).toBe('ACME TRADING CO LTD');
+  });
+
+  test('a one-word form ending a name is repaired, keeping its punctuation and letter case', () => {
+    expect(line('Beispiel Werkzeug GM8H')).toBe('Beispiel Werkzeug GMBH');
+    expect(line('Example Holdings 1nc.')).toBe('Example Holdings Inc.');
+    expect(line('CORNER MART 5/B (123456-X)')).toBe('CORNER MART S/B (123456-X)');
+    expect(line('Exemplo Comercio 5.A.')).toBe('Exemplo Comercio S.A.');
+    expect(line('Example Widgets Ltd')).toBe('Example Widgets Ltd');
+    expect(line('Beispiel Werkzeug Grnbh')).toBe('Beispiel Werkzeug Gmbh');
+  });
+
+  test('words that only look like a form elsewhere on a line, or that are further from one, stay as read', () => {
+    // Not the last word of a name, no second word of a form, two glyphs off, or a glyph that is no confusion.
+    for (const text of ['LTO 5 PIECES', 'SON OF ACME', 'ACME SON', 'ACME 50N LTD', 'ACME SUN BHD', 'LTO', 'ACME PHD', 'Beispiel Werkzeug GMBR', 'SAS'])
+      expect(line(text)).toBe(text);
+  });
+
+  test('on a page, forms are repaired within each recognised line, not across lines', () => {
+    const words = [
+      { text: 'ACME', line: 1 },
+      { text: 'SON', line: 1 },
+      { text: 'BHD', line: 1 },
+      { text: 'SON', line: 2 },
+      { text: 'BHD', line: 3 },
+    ];
+    expect(repairLines(words).map((w) => w.text)).toEqual(['ACME', 'SDN', 'BHD', 'SON', 'BHD']);
+  });
+});
