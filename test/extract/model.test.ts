@@ -146,6 +146,18 @@ describe('joint decoding', () => {
     expect(chosen.get('tax')?.value).toBe('19.00');
   });
 
+  test("a credit note's net, unsigned tax and negative total are written together", () => {
+    const chosen = decode([
+      role('net', 'net', [{ value: '-7,67', amount: -7.67, p: 0.9 }]),
+      role('tax', 'tax', [{ value: '1,12', amount: 1.12, p: 0.9 }]),
+      role('total', 'total', [{ value: '-8,79', amount: -8.79, p: 0.9 }]),
+    ]);
+    expect([chosen.get('net')?.value, chosen.get('tax')?.value, chosen.get('total')?.value]).toEqual(['-7,67', '1,12', '-8,79']);
+    // A part larger than a credit note's total is still no part of it.
+    const over = decode([role('tax', 'tax', [{ value: '20,00', amount: 20, p: 0.6 }, { value: '1,12', amount: 1.12, p: 0.35 }]), role('total', 'total', [{ value: '-8,79', amount: -8.79, p: 0.9 }])]);
+    expect(over.get('tax')?.value).toBe('1,12');
+  });
+
   test('the due date is never before the issue date', () => {
     const chosen = decode([
       role('issue_date', 'issue', [{ value: '2024-03-10', p: 0.6 }, { value: '2024-03-01', p: 0.35 }]),
@@ -234,6 +246,60 @@ describe('receipt features', () => {
     const cands = candidatesOf('TOTAL    12.72\nCASH    20.00\nCHANGE    7.28', 'total', RECEIPT_COLUMNS);
     expect(cands.find((c) => c.value === '12.72')!.features['amount:paid_less_change']).toBe(1);
     expect(cands.find((c) => c.value === '20.00')!.features['amount:paid_less_change']).toBeUndefined();
+  });
+
+  test('the tax arithmetic tells the gross from the net of a tax summary', () => {
+    const text = ['Sub Total    20.00', 'GST 6%    1.20', 'Total    21.20', 'Tax summary    Amount    Tax', 'SR    20.00    1.20'].join('\n');
+    const cands = candidatesOf(text, 'total', RECEIPT_COLUMNS);
+    const at = (v: string) => cands.find((c) => c.value === v)!.features;
+    expect(at('21.20')['amount:gross_of_tax']).toBe(1);
+    expect(at('21.20')['amount:net_of_tax']).toBeUndefined();
+    expect(at('20.00')['amount:net_of_tax']).toBe(1);
+    expect(at('20.00')['amount:gross_of_tax']).toBeUndefined();
+    // Within a cash rounding the sum still counts, less surely.
+    const rounded = candidatesOf('Net    96.00\nGST    5.76\nTotal    101.80', 'total', RECEIPT_COLUMNS);
+    expect(rounded.find((c) => c.value === '101.80')!.features['amount:gross_of_tax']).toBe(0.5);
+  });
+
+  test('a tax printed with its rate tells the gross that includes it and the net it was computed on', () => {
+    const cands = candidatesOf('Total    28.00\nCash    30.00\nGST 6% included    1.58', 'total', RECEIPT_COLUMNS);
+    const at = (v: string) => cands.find((c) => c.value === v)!.features;
+    expect(at('28.00')['amount:includes_rated_tax']).toBe(1);
+    expect(at('30.00')['amount:includes_rated_tax']).toBeUndefined();
+    expect(at('1.58')['amount:rated_tax']).toBe(1);
+    expect(at('28.00')['amount:rated_tax']).toBeUndefined();
+    const net = candidatesOf('Net    20.00\nVAT 6%    1.20\nTotal    21.20', 'total', RECEIPT_COLUMNS);
+    expect(net.find((c) => c.value === '20.00')!.features['amount:taxed_at_rate']).toBe(1);
+    expect(net.find((c) => c.value === '21.20')!.features['amount:taxed_at_rate']).toBeUndefined();
+    expect(net.find((c) => c.value === '21.20')!.features['amount:includes_rated_tax']).toBe(1);
+  });
+
+  test('a total rounded to the cash step, and the exact one it rounds', () => {
+    const cands = candidatesOf('Total    65.53\nRounding    0.02\nCard    65.55', 'total', RECEIPT_COLUMNS);
+    const at = (v: string) => cands.find((c) => c.value === v)!.features;
+    expect(at('65.55')['amount:rounds_labelled']).toBe(1);
+    expect(at('65.53')['amount:unrounded']).toBe(1);
+    expect(at('65.53')['amount:rounds_labelled']).toBeUndefined();
+  });
+
+  test("the items' column header above the first item is no label of the total", () => {
+    const cands = candidatesOf('Qty    Item    Total\n1    Fried rice    14.95\nTotal    22.50', 'total', RECEIPT_COLUMNS);
+    expect(cands.find((c) => c.value === '14.95')!.features['label:items_header']).toBe(1);
+    expect(cands.find((c) => c.value === '22.50')!.features['label:items_header']).toBeUndefined();
+  });
+
+  test("the rules' amount is the figure on their line, not the same value printed elsewhere", () => {
+    const text = 'Item    Qty    Price\nKey    1    5.00\nTotal    5.00';
+    const { layout, wants, result } = ruleFields(linesFromText(text), RECEIPT_COLUMNS);
+    const want = wants.find((w) => w.column.id === 'total')!;
+    const cands = modelCandidates('total', layout, want, wants, { value: '5.00', score: 0.8, line: 2 }, null);
+    expect(cands.filter((c) => c.features['rule:pick']).map((c) => c.line)).toEqual([2]);
+    expect(result.get('total')?.line).toBe(2);
+  });
+
+  test('a currency mark before the figure is no label: the label is further left', () => {
+    const cands = candidatesOf('Total incl. tax    RM 28.00', 'total', RECEIPT_COLUMNS);
+    expect(cands[0]!.features['label:own']).toBeGreaterThan(0.5);
   });
 
   test('a label is read past a colon set apart from it', () => {

@@ -14,6 +14,7 @@ import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
 import { hasLegalForm, issuerDetail, nameLike, partyCandidates } from '../fields/parties';
 import { EMAIL_RE, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TITLES, URL_RE } from '../fields/values';
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
+import { allAmounts } from '../fields/amounts';
 
 export type Role = 'number' | 'issue_date' | 'due_date' | 'seller' | 'buyer' | 'address' | 'net' | 'tax' | 'total' | 'currency';
 
@@ -50,12 +51,13 @@ export const PRIORS: Record<Role, Record<string, number>> = {
   number: COMMON_PRIOR,
   issue_date: { ...COMMON_PRIOR, 'date:due_phrase': -2 },
   due_date: { ...COMMON_PRIOR, 'date:due_phrase': 2 },
-  seller: { ...COMMON_PRIOR, 'party:rule_vendor': 2, 'party:rule_customer': -2, 'party:label_vendor': 2, 'party:label_customer': -2 },
+  seller: { ...COMMON_PRIOR, 'party:unsure_ocr': -2, 'party:rule_vendor': 2, 'party:rule_customer': -2, 'party:label_vendor': 2, 'party:label_customer': -2 },
   buyer: { ...COMMON_PRIOR, 'party:rule_customer': 2, 'party:rule_vendor': -2, 'party:label_customer': 2, 'party:label_vendor': -2 },
   address: COMMON_PRIOR,
-  net: COMMON_PRIOR,
+  net: { ...COMMON_PRIOR, 'amount:net_of_tax': 1, 'amount:gross_of_tax': -1, 'amount:taxed_at_rate': 1, 'amount:includes_rated_tax': -1 },
   tax: COMMON_PRIOR,
-  total: COMMON_PRIOR,
+  // A printed tax completing an amount to another makes it a net; what a till rounds is what is paid.
+  total: { ...COMMON_PRIOR, 'amount:net_of_tax': -2, 'amount:gross_of_tax': 1, 'amount:rounds_labelled': 1, 'amount:unrounded': -1, 'label:items_header': -2, 'amount:includes_rated_tax': 1, 'amount:taxed_at_rate': -1, 'amount:rated_tax': -2 },
   currency: COMMON_PRIOR,
 };
 
@@ -79,18 +81,23 @@ interface Context {
   layout: Layout;
   want: Want;
   /** What the label rules chose for this column, normalised, with its score. */
-  rule: { value: string; score: number } | null;
+  rule: { value: string; score: number; line?: number } | null;
   pageMid: Map<number, number>;
   maxSize: number;
 }
 
 const norm = (v: string) => normalizeLabel(v) || v.trim().toLowerCase();
 
+/** A short capitalised token alone before a figure: a currency or unit mark. */
+const MARK = /^\p{Lu}{1,3}\.?$/u;
+
 /** The label words of a position: the text before it on its segment or the segment to its left, and the segment above. */
 function labelsAt(layout: Layout, line: number, seg: Seg | undefined, before: string): { left: string; above: string } {
   const row = layout.segs[line] ?? [];
   let left = before.replace(/[\d.,:#/-]+\s*$/, '').trim();
-  if (!/\p{L}{2}/u.test(left) && seg) {
+  // A currency mark before the figure ("RM 28.00", "EUR 5.00") is no label: the label is further left.
+  const mark = MARK.test(left) && !conceptsOf(left).length;
+  if ((!/\p{L}{2}/u.test(left) || mark) && seg) {
     // The nearest segment to the left with words: a colon or dots may stand between ("Total  :  12.72").
     const k = row.indexOf(seg);
     const words = row.slice(Math.max(0, k - 2), Math.max(0, k)).reverse().find((s) => /\p{L}{2}/u.test(s.text));
@@ -225,9 +232,17 @@ function dateCandidates(ctx: Context): ModelCandidate[] {
 
 const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
 
+/** Concepts of the columns of an items table: a line naming two of them is the table's header. */
+const ITEM_COLUMNS = new Set(['quantity', 'description', 'unit_price', 'unit', 'item_number', 'position']);
+const itemsHeader = (text: string) => conceptsOf(text).filter((h) => ITEM_COLUMNS.has(h.concept) && h.score >= 0.6).length >= 2;
+
 function amountCandidates(ctx: Context): ModelCandidate[] {
   const { layout } = ctx;
   const out: ModelCandidate[] = [];
+  // The amounts labelled as a tax alone ("GST 6%", "VAT"), for the arithmetic below.
+  const taxed = new Set<ModelCandidate>();
+  // Taxes printed with their rate ("GST 6% 1.20", "incl. 19% VAT 1.58").
+  const rated: Array<{ candidate: ModelCandidate; rate: number }> = [];
   layout.lines.forEach((line, i) => {
     const amounts = findAmounts(line.text, findDates(line.text, null)).filter((a) => a.money);
     amounts.forEach((a, k) => {
@@ -243,9 +258,11 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
       const f: Record<string, number> = {};
       labelFeatures(ctx, f, left, above);
       positionFeatures(ctx, f, i, seg);
-      ruleFeatures(ctx, f, a.raw);
+      // The rules' amount is the figure on their line: the same value printed elsewhere ("Total Qty 5" and an item's 5.00) is not it.
+      const ruleHere = !!ctx.rule && (ctx.rule.line === undefined || ctx.rule.line < 0 || ctx.rule.line === i);
+      if (ruleHere) ruleFeatures(ctx, f, a.raw);
       f['pair:placement'] = placement;
-      if (ctx.rule && !f['rule:pick']) {
+      if (ctx.rule && ruleHere && !f['rule:pick']) {
         const ruled = findAmounts(ctx.rule.value)[0];
         if (ruled && close(ruled.value, a.value)) {
           f['rule:pick'] = 1;
@@ -258,12 +275,18 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
       f['amount:zero'] = a.value === 0 ? 1 : 0;
       f['amount:percent_line'] = /%/.test(line.text) ? 1 : 0;
       f['amount:words'] = Math.min(1, line.text.replace(/[\d.,]+/g, ' ').split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length / 8);
+      // A column header of the items ("Qty  Item  Total") above the first item names no field of the document.
+      if (f['label:above'] && [i - 1, i - 2].some((j) => j >= 0 && itemsHeader(layout.lines[j]!.text) && layout.lines[j]!.text.includes(above))) f['label:items_header'] = 1;
       const tax = taxQualifier(left);
       if (tax) f[`label:tax_${tax}`] = 1;
       const hits = conceptsOf(left);
       if (hits.some((h) => h.concept === 'quantity' && h.score >= 0.6)) f['label:quantity'] = 1;
       if (hits.some((h) => (h.concept === 'tendered' || h.concept === 'amount_paid') && h.score >= 0.6)) f['label:tendered'] = 1;
-      out.push({ value: a.raw, amount: a.value, line: i, features: f });
+      const candidate = { value: a.raw, amount: a.value, line: i, features: f };
+      if (a.value > 0 && !tax && hits[0]?.concept === 'tax_amount' && hits[0].score >= 0.6) taxed.add(candidate);
+      const rate = RATE.exec(line.text.slice(0, a.start));
+      if (rate && a.value > 0 && hits.some((h) => h.concept === 'tax_amount' && h.score >= 0.6)) rated.push({ candidate, rate: parseFloat(rate[1]!.replace(',', '.')) });
+      out.push(candidate);
     });
   });
   const values = [...new Set(out.map((c) => c.amount!))].sort((a, b) => b - a);
@@ -291,6 +314,9 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
     const paid = tendered.some((a) => tendered.some((b) => b !== a && b.line > a.line && a.amount! > b.amount! && close(a.amount! - b.amount!, c.amount!)));
     if (paid) c.features['amount:paid_less_change'] = 1;
   }
+  taxArithmetic(out, taxed, layout);
+  taxRates(out, rated);
+  cashRounding(out);
   // Of the amounts labelled as the column, the last printed and the largest.
   const labelled = out.filter((c) => (c.features['label:own'] ?? 0) >= 0.5 && !c.features['label:quantity']);
   const last = Math.max(-1, ...labelled.map((c) => c.line));
@@ -300,6 +326,83 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
     if (close(c.amount!, largest)) c.features['amount:largest_labelled'] = 1;
   }
   return out;
+}
+
+/**
+ * Cash rounding: a till rounds what is paid in cash to five cents (or ten), so a rounded total
+ * differs from the exact one by a few cents, and net + tax may miss the printed total by as much.
+ */
+const CASH_ROUNDING = 0.045;
+const CASH_STEP_CENTS = 5;
+/** A rate printed before an amount on its line: "6%", "19 %", "7,5%". */
+const RATE = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%(?!.*%)/;
+/** A tax computed from its rate is rounded to the cent: half a cent either way, and a cent of the total's own rounding. */
+const RATE_ROUNDING = 0.011;
+/** A tax is at most this share of its net (the highest VAT and sales-tax rates are below it). */
+const MAX_TAX_RATE = 0.3;
+const roundsToCashStep = (v: number) => Math.round(Math.abs(v) * 100) % CASH_STEP_CENTS === 0;
+
+/**
+ * The tax's arithmetic: an amount that is another printed amount plus a printed tax is a gross
+ * ("Total incl. tax"); one that a printed tax completes to another printed amount is a net, such
+ * as the "Total" column of a tax summary or a "Total (excl. tax)".
+ */
+function taxArithmetic(out: ModelCandidate[], taxed: Set<ModelCandidate>, layout: Layout): void {
+  if (!taxed.size) return;
+  // Magnitudes: a credit note prints its amounts negative, its tax often without the sign.
+  const printed = [...new Set(allAmounts(layout).map(Math.abs))].filter((v) => v > 0);
+  const taxes = [...new Set([...taxed].map((t) => Math.abs(t.amount!)))];
+  for (const c of out) {
+    const v = Math.abs(c.amount!);
+    if (v === 0 || taxed.has(c)) continue;
+    let gross = 0;
+    let net = 0;
+    for (const t of taxes) {
+      for (const a of printed) {
+        if (a === v || t > a * MAX_TAX_RATE) continue;
+        if (a < v && Math.abs(a + t - v) < CASH_ROUNDING) gross = Math.max(gross, close(a + t, v) ? 1 : 0.5);
+        if (a > v && t <= v * MAX_TAX_RATE && Math.abs(v + t - a) < CASH_ROUNDING) net = Math.max(net, close(v + t, a) ? 1 : 0.5);
+      }
+    }
+    if (gross) c.features['amount:gross_of_tax'] = gross;
+    if (net) c.features['amount:net_of_tax'] = net;
+  }
+}
+
+/**
+ * A tax printed with its rate tells what it was computed on: the rate's share of the net (a net
+ * of 20.00 at 6% is taxed 1.20), or the rate's part of a gross that includes it (21.20 at 6%
+ * includes 1.20); and such a tax is a tax, whatever else its label names ("tax included in total").
+ */
+function taxRates(out: ModelCandidate[], rated: Array<{ candidate: ModelCandidate; rate: number }>): void {
+  for (const c of out) {
+    const v = Math.abs(c.amount!);
+    for (const { candidate, rate } of rated) {
+      if (candidate === c || rate <= 0 || rate > MAX_TAX_RATE * 100) continue;
+      const t = candidate.amount!;
+      const includes = Math.abs((v * rate) / (100 + rate) - t) < RATE_ROUNDING;
+      const taxes = Math.abs((v * rate) / 100 - t) < RATE_ROUNDING;
+      if (includes) c.features['amount:includes_rated_tax'] = 1;
+      if (taxes) c.features['amount:taxed_at_rate'] = 1;
+      // The tax itself, found by its rate on another printed amount, whatever else its label names.
+      if (includes || taxes) candidate.features['amount:rated_tax'] = 1;
+    }
+  }
+}
+
+/**
+ * A labelled total a few cents from a printed amount rounded to the cash step: what was paid is the
+ * rounded one, wherever it is printed (under "Rounding", beside the card or the cash).
+ */
+function cashRounding(out: ModelCandidate[]): void {
+  const labelled = out.filter((c) => (c.features['label:own'] ?? 0) >= 0.5);
+  const near = (a: number, b: number) => Math.abs(a - b) > 0.005 && Math.abs(a - b) < CASH_ROUNDING;
+  for (const c of out) {
+    const v = c.amount!;
+    if (v <= 0) continue;
+    if (roundsToCashStep(v) && labelled.some((l) => !roundsToCashStep(l.amount!) && near(l.amount!, v))) c.features['amount:rounds_labelled'] = 1;
+    if (labelled.includes(c) && !roundsToCashStep(v) && out.some((o) => roundsToCashStep(o.amount!) && o.amount! > 0 && near(o.amount!, v))) c.features['amount:unrounded'] = 1;
+  }
 }
 
 const NUMBER_SIGN = /(?:^|\s)(?:no\.?|nr\.?|n[°º]\.?|#|number|nummer|numéro|número|numero)\s*:?\s*(\S+(?:\s+\S+)?)/giu;
@@ -374,6 +477,9 @@ const MAX_NAME_TAIL = 40;
 /** Fewer letters than this are a speck or a logo read as text, not a name. */
 const MIN_NAME_LETTERS = 4;
 
+/** Below this confidence a recognised line is more often misread than read (a logo, a stamp, a smudge). */
+const UNSURE_OCR = 0.4;
+
 function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: Want[]): ModelCandidate[] {
   const { layout } = ctx;
   const ruled = partyCandidates(layout, wants);
@@ -403,6 +509,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     f['party:letters'] = Math.min(1, letters / 20);
     f['party:short'] = letters < MIN_NAME_LETTERS ? 1 : 0;
     f['party:lower_start'] = /^\p{Ll}/u.test(value) ? 1 : 0;
+    // A line the recogniser was unsure of is mostly a logo or a smudge read as letters, whatever its words.
+    const confidence = layout.lines[line]!.confidence;
+    if (confidence !== undefined && confidence < UNSURE_OCR) f['party:unsure_ocr'] = 1;
     f['party:whole_line'] = norm(value) === norm(layout.lines[line]!.text) ? 1 : 0;
     // A piece of a line that reads as a name as a whole ("ACME" of "ACME  TRADING  CO").
     const row = layout.segs[line] ?? [];
@@ -613,7 +722,7 @@ export function modelCandidates(
   layout: Layout,
   want: Want,
   wants: Want[],
-  rule: { value: string; score: number } | null,
+  rule: { value: string; score: number; line?: number } | null,
   language: string | null,
 ): ModelCandidate[] {
   if (!layout.lines.length) return [];

@@ -55,7 +55,7 @@ export function roleOptions(layout: Layout, wants: Want[], result: Map<string, C
     const model = role ? weights[role] : undefined;
     if (!role || !model) continue;
     const rule = result.get(want.column.id);
-    const candidates = modelCandidates(role, layout, want, wants, rule && rule.score > 0 ? { value: rule.value, score: rule.score } : null, language);
+    const candidates = modelCandidates(role, layout, want, wants, rule && rule.score > 0 ? { value: rule.value, score: rule.score, line: rule.line } : null, language);
     const { p, none } = probabilities(model, candidates.map((c) => c.features));
     const byKey = new Map<string, Option>();
     candidates.forEach((c, i) => {
@@ -100,12 +100,15 @@ export function decode(all: RoleOptions[]): Map<string, Option | null> {
           // The likeliest "net" being such a gross subtotal says the prices include the printed tax: it is written.
           if (t === null && grossSubtotal) continue;
           // Three amounts that do not add up are never written together: one of them is left out.
+          // A credit note's tax may be printed without its sign.
           if (a !== null && b !== null && c !== null) {
-            if (!close(a + b, c)) continue;
+            if (!close(a + b, c) && !(c < 0 && close(a - Math.abs(b), c))) continue;
             score += 1;
           }
-          // Net and tax are parts of the total: neither exceeds it (but for a negative tax).
-          if (c !== null && ((a !== null && a > c + 0.011 && (b === null || b >= 0)) || (b !== null && b > c))) continue;
+          // Net and tax are parts of the total: neither exceeds it (but for a negative tax); a credit note's by their size.
+          const exceeds =
+            c !== null && (c < 0 ? (a !== null && Math.abs(a) > -c + 0.011) || (b !== null && Math.abs(b) > -c) : (a !== null && a > c + 0.011 && (b === null || b >= 0)) || (b !== null && b > c));
+          if (exceeds) continue;
           if (score > best.score) best = { score, picks: [n, t, T] };
         }
     [net, tax, total].forEach((r, i) => r && chosen.set(r.want.column.id, best.picks[i]!));
