@@ -279,7 +279,7 @@ export async function readPageImage(tesseract: TesseractWorker, source: GreyImag
     quarters: pass.quarters,
     skew: prepared.skew,
     cropped: prepared.cropped,
-    words: repairLines(words.filter((w) => !isRuleArtifact(w, uprightRules) && !isSpeck(w))),
+    words: splitDateTimes(repairLines(words.filter((w) => !isRuleArtifact(w, uprightRules) && !isSpeck(w)))),
     rules,
   };
 }
@@ -296,6 +296,27 @@ export function repairLines<W extends { text: string; line: number }>(words: W[]
     });
   }
   return out;
+}
+
+/** A date whose four-digit year runs straight into a time ("6/10/201913:59"): the space the recogniser lost. */
+const DATE_THEN_TIME = /^(\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2})(\d{1,2}:\d{2}(?::\d{2})?)$/;
+
+/**
+ * Words with a date and a time read as one split in two, each with its share of the box by its
+ * characters, half a character apart (the page model reads words that touch as one).
+ */
+export function splitDateTimes<W extends Box & { text: string }>(words: W[]): W[] {
+  return words.flatMap((word) => {
+    const match = DATE_THEN_TIME.exec(word.text);
+    if (!match) return [word];
+    const [date, time] = [match[1]!, match[2]!];
+    const glyph = (word.x1 - word.x0) / word.text.length;
+    const cut = word.x0 + glyph * date.length;
+    return [
+      { ...word, text: date, x1: cut - glyph / 4 },
+      { ...word, text: time, x0: cut + glyph / 4 },
+    ];
+  });
 }
 
 /** A doubtful "word" without a letter or digit is a speck, a torn edge or a shadow read as text. */

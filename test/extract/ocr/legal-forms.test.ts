@@ -1,7 +1,7 @@
-/** Legal forms of companies misread by one glyph, repaired where a legal form stands; other words left alone. */
+/** Legal forms of companies misread by one glyph, repaired where a legal form stands; other words left alone; a date run into its time split. */
 import { describe, expect, test } from 'bun:test';
 import { repairLegalForms } from '../../../src/extract/ocr/legal-forms';
-import { repairLines } from '../../../src/extract/ocr/recognise';
+import { repairLines, splitDateTimes } from '../../../src/extract/ocr/recognise';
 
 const line = (text: string) => repairLegalForms(text.split(' ')).join(' ');
 
@@ -38,5 +38,13 @@ describe('OCR legal forms', () => {
       { text: 'BHD', line: 3 },
     ];
     expect(repairLines(words).map((w) => w.text)).toEqual(['ACME', 'SDN', 'BHD', 'SON', 'BHD']);
+  });
+});
+
+describe('OCR words run together', () => {
+  test('a date run into its time by a lost space is two words, each with its part of the box', () => {
+    const word = (text: string, x0: number, x1: number) => ({ text, x0, x1, y0: 0, y1: 10 });
+    const split = splitDateTimes([word('6/10/201913:59', 0, 140), word('12.03.2024', 150, 250), word('2019.5', 260, 320)]);
+    expect(split.map((w) => [w.text, w.x0, w.x1])).toEqual([['6/10/2019', 0, 87.5], ['13:59', 92.5, 140], ['12.03.2024', 150, 250], ['2019.5', 260, 320]]);
   });
 });
