@@ -176,7 +176,6 @@ function misfit(rows: MappedRow[], strictness: Strictness): string | null {
 }
 
 /** Rows a strictness lets in: strict drops rows with any bad value, balanced only those missing a required value. */
-
 function accepted(row: MappedRow, columns: Column[], strictness: Strictness): boolean {
   if (strictness === 'flexible') return true;
   const missing = columns.some((c) => c.required && (c.default === undefined || c.default === null) && row.values[c.id] === undefined);

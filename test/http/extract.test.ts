@@ -198,6 +198,9 @@ describe('extract into a table', () => {
     const bulk = await app.request('POST', `${P}/tables/${table}/rows/bulk`, { body: { updates: [{ id: all[1]!.id, data: {} }] } });
     expect(bulk.body.updated[0]).toMatchObject({ confidence: 1, needs_review: false });
     expect((await app.request('GET', `${P}/tables/${table}/rows?filter=needs_review.eq.true`)).body.rows).toEqual([]);
+    // The indexed confidence moved with it.
+    const sure = await app.request('GET', `${P}/tables/${table}/rows?filter=confidence.eq.1&order=id.asc`);
+    expect(sure.body.rows.map((r: any) => r.order_id)).toEqual(['SO-1', 'SO-2']);
     // The system field cannot be a column.
     const reserved = await app.request('POST', `${P}/tables`, { body: { name: 'Reserved', columns_json: [{ id: 'needs_review', name: 'Needs review', type: 'boolean' }] } });
     expect(expectError(reserved, 400, 'invalid_input').fields['columns_json[0].id'][0].error_key).toBe('reserved');
