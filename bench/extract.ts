@@ -3,23 +3,14 @@
  * API of a rowsmith child process (a fresh data folder, one new table per document).
  */
 import { evaluateCase, loadCases, scoreByFormat, TARGETS, type Send } from './extract-eval';
-import { startRowsmith } from './lib';
+import { apiClient, startRowsmith } from './lib';
 
 const ADMIN = 'bench-admin-key-0123456789abcdef';
 
 export async function run(): Promise<void> {
   const server = await startRowsmith({ ROWSMITH_BOOTSTRAP_KEY: ADMIN });
   try {
-    const send: Send = async (method, path, body) => {
-      const init: RequestInit = { method, headers: { authorization: `ApiKey ${ADMIN}` } };
-      if (body instanceof FormData) init.body = body;
-      else if (body !== undefined) {
-        init.body = JSON.stringify(body);
-        (init.headers as Record<string, string>)['content-type'] = 'application/json';
-      }
-      const response = await fetch(`${server.url}${path}`, init);
-      return { status: response.status, body: await response.json() };
-    };
+    const send: Send = apiClient(server.url, ADMIN);
     const cases = loadCases();
     const results = [];
     const started = performance.now();

@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPUS_DIR, devCases, type CorpusCase } from '../src/extract/model/corpus';
-import { startRowsmith } from './lib';
+import { apiClient, startRowsmith } from './lib';
 
 const ADMIN = 'bench-admin-key-0123456789abcdef';
 const OCR_FORMATS = new Set(['jpg', 'png']);
@@ -31,16 +31,7 @@ export async function run(): Promise<void> {
   }
   const cases = textCases();
   const server = await startRowsmith({ ROWSMITH_BOOTSTRAP_KEY: ADMIN });
-  const call = async (method: string, path: string, body?: unknown) => {
-    const init: RequestInit = { method, headers: { authorization: `Bearer ${ADMIN}` } };
-    if (body instanceof FormData) init.body = body;
-    else if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      (init.headers as Record<string, string>)['content-type'] = 'application/json';
-    }
-    const res = await fetch(`${server.url}${path}`, init);
-    return { status: res.status, body: (await res.json().catch(() => null)) as any };
-  };
+  const call = apiClient(server.url, ADMIN);
   try {
     const me = await call('GET', '/v1/me');
     const P = `/v1/projects/${me.body.projects[0].id}`;

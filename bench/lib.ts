@@ -169,3 +169,17 @@ export function machine(): string {
   const os = require('node:os') as typeof import('node:os');
   return `Bun ${Bun.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB`;
 }
+
+/** A JSON client of a child server's API with one key: FormData bodies as multipart, anything else as JSON. */
+export function apiClient(url: string, key: string): (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }> {
+  return async (method, path, body) => {
+    const init: RequestInit = { method, headers: { authorization: `ApiKey ${key}` } };
+    if (body instanceof FormData) init.body = body;
+    else if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] = 'application/json';
+    }
+    const response = await fetch(`${url}${path}`, init);
+    return { status: response.status, body: await response.json().catch(() => null) };
+  };
+}

@@ -8,12 +8,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCanvas } from '@napi-rs/canvas';
-import { closeOcr, configureOcr, ocrPages } from '../src/extract/ocr';
-import { parseOcrLanguages } from '../src/extract/ocr/languages';
+import { closeOcr } from '../src/extract/ocr';
 import { CORPUS_DIR, devCases, type CorpusCase } from '../src/extract/model/corpus';
 import { readDocument } from '../src/extract/read';
 import { machine, percentile, printTable } from './lib';
+import { startOneOcrWorker } from './ocr';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
@@ -32,28 +31,16 @@ function holds(text: string, type: string, value: unknown): boolean {
   return text.includes(normal(value));
 }
 
-async function warmUp(): Promise<void> {
-  const canvas = createCanvas(200, 60);
-  const g = canvas.getContext('2d');
-  g.fillStyle = '#fff';
-  g.fillRect(0, 0, 200, 60);
-  g.fillStyle = '#000';
-  g.font = '24px sans-serif';
-  g.fillText('warm up', 20, 40);
-  await ocrPages('image', new Uint8Array(canvas.toBuffer('image/png')), 1);
-}
-
 export async function run(): Promise<void> {
   if (!existsSync(join(CORPUS_DIR, 'cases.tsv'))) {
     console.log(`receipts-ocr: no corpus at ${CORPUS_DIR} (set CORPUS_DIR); skipped`);
     return;
   }
   const cases: CorpusCase[] = devCases(new Set(['receipt']));
-  configureOcr({ languages: parseOcrLanguages(process.env.ROWSMITH_OCR_LANGS), workers: 1, pageTimeoutMs: 120_000 });
   const found = new Map<string, { lines: number; text: number; of: number }>();
   const seconds: number[] = [];
   try {
-    await warmUp();
+    await startOneOcrWorker();
     for (const c of cases) {
       const bytes = new Uint8Array(readFileSync(c.documentPath));
       const started = performance.now();

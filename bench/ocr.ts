@@ -134,17 +134,22 @@ function receiptCases(split: string): string[] {
     .map((cells) => cells[column('case_id')]!);
 }
 
-/** Reads receipts one at a time through the server's OCR path (one worker), after a warm-up page starts the worker. */
-async function readReceipts(ids: string[], perCase: boolean): Promise<ReceiptRun[]> {
+/** Configures one OCR worker, as the server would, and starts it on a small page so no measured read pays for its start. */
+export async function startOneOcrWorker(): Promise<void> {
   configureOcr({ languages: parseOcrLanguages(process.env.ROWSMITH_OCR_LANGS), workers: 1, pageTimeoutMs: 120_000 });
-  const warmUp = createCanvas(200, 60);
-  const g = warmUp.getContext('2d');
+  const canvas = createCanvas(200, 60);
+  const g = canvas.getContext('2d');
   g.fillStyle = '#fff';
   g.fillRect(0, 0, 200, 60);
   g.fillStyle = '#000';
   g.font = '24px sans-serif';
   g.fillText('warm up', 20, 40);
-  await ocrPages('image', new Uint8Array(warmUp.toBuffer('image/png')), 1);
+  await ocrPages('image', new Uint8Array(canvas.toBuffer('image/png')), 1);
+}
+
+/** Reads receipts one at a time through the server's OCR path (one worker), after a warm-up page starts the worker. */
+async function readReceipts(ids: string[], perCase: boolean): Promise<ReceiptRun[]> {
+  await startOneOcrWorker();
   const runs: ReceiptRun[] = [];
   try {
     for (const id of ids) {

@@ -6,7 +6,7 @@
  * a ruled invoice-line table, 45 rows a page, and an invoice as accounting programs print one.
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { machine, memoryMiB, percentile, printTable, startRowsmith } from './lib';
+import { apiClient, machine, memoryMiB, percentile, printTable, startRowsmith } from './lib';
 
 const KEY = 'bench-pdf-key-0123456789abcdef';
 const P = '/v1/projects/proj_default';
@@ -92,16 +92,8 @@ const COLUMNS = [
 export async function run(): Promise<void> {
   const server = await startRowsmith({ ROWSMITH_BOOTSTRAP_KEY: KEY, ROWSMITH_REQUEST_TIMEOUT_MS: '600000' });
   const headers = { authorization: `ApiKey ${KEY}` };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const init: RequestInit = { method, headers: { ...headers } };
-    if (body instanceof FormData) init.body = body;
-    else if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      (init.headers as Record<string, string>)['content-type'] = 'application/json';
-    }
-    const response = await fetch(`${server.url}${path}`, init);
-    return response.json() as Promise<any>;
-  };
+  const api = apiClient(server.url, KEY);
+  const call = async (method: string, path: string, body?: unknown) => (await api(method, path, body)).body;
   const newTable = async (columns: unknown[] = COLUMNS) => (await call('POST', `${P}/tables`, { name: `PDF bench ${Math.random()}`, columns_json: columns })).id as string;
   const extract = async (table: string, bytes: Uint8Array, name: string) => {
     const form = new FormData();
