@@ -228,6 +228,30 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     expect(readFileSync(join(downloads, 'prices.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
   }, STEP_MS);
 
+  test('rows that need review are marked in the grid, and an edit is their review', async () => {
+    // Headerless values place the columns by their shape alone: a row the mapper is unsure of.
+    const created = (await (await api('/v1/projects/proj_default/tables', { method: 'POST', body: JSON.stringify({ name: 'Review queue', strictness: 'flexible', columns_json: [
+      { id: 'order_id', name: 'Order ID', type: 'string' },
+      { id: 'total', name: 'Total', type: 'number' },
+      { id: 'notes', name: 'Notes', type: 'string' },
+    ] }) })).json()) as { id: string };
+    const form = new FormData();
+    form.append('file', new File(['SO-1,Acme,10\n'], 'orders.csv', { type: 'text/csv' }));
+    await fetch(`${server.url}/v1/projects/proj_default/tables/${created.id}/extract`, { method: 'POST', headers: { authorization: `ApiKey ${KEY}` }, body: form });
+    await page.goto(`${server.url}/#/tables/${created.id}/rows`);
+    await waitForText('[role="grid"] [data-row-id] .review', /review/);
+    const rowId = await page.$eval('[role="grid"] [data-row-id]', (el) => el.getAttribute('data-row-id')!);
+    await page.focus(`[data-row-id="${rowId}"] .cell.string`);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`[data-row-id="${rowId}"] input[aria-label="Edit Order ID"]`);
+    await page.keyboard.type('SO-10');
+    await page.keyboard.press('Enter');
+    await waitForText('[role="status"]', /Saved Order ID/);
+    await page.waitForFunction((id) => !document.querySelector(`[data-row-id="${id}"] .review`), { timeout: 15_000 }, rowId);
+    const stored = (await (await api(`/v1/projects/proj_default/tables/${created.id}/rows/${rowId}`)).json()) as Record<string, unknown>;
+    expect(stored).toMatchObject({ order_id: 'SO-10', confidence: 1, needs_review: false });
+  }, STEP_MS);
+
   test('a column change made elsewhere meanwhile is refused with a 409 and a reload; validation errors show by their field', async () => {
     await page.goto(`${server.url}/#/tables/${tableId}/columns`);
     await page.waitForSelector('form[aria-label="Column SKU"]');
