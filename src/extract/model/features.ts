@@ -463,7 +463,7 @@ function numberCandidates(ctx: Context): ModelCandidate[] {
   return out;
 }
 
-/** A name that ends in a connector goes on ("HARDWARE &", "SMITH AND"). */
+/** A name that ends in a connector goes on ("PAINTS &", "JONES AND"). */
 const DANGLING = /(?:[&+\-,]|\b(?:and|und|et|of|dan))\s*$/i;
 /** A registration number in parentheses after a name ("(123456-A)", "(CO. NO. 1234-X)"); a shorter code is a document type ("Rechnung (380)"). */
 const TRAILING_ID = /\s*\((?=[^()]*\d{4})[^()]*\)?\s*$/;
@@ -518,7 +518,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     f['party:piece'] = row.length > 1 && !f['party:whole_line'] && row.some((s) => norm(s.text) === norm(value)) && nameLike(layout.lines[line]!.text) ? 1 : 0;
     // A registration or tax number, not a name ("Company Reg No. 12345-A").
     f['party:id_like'] = REGISTRATION_LINE.test(value) || /\d{5}/.test(value) ? 1 : 0;
-    // A name cut short: it ends in a connector, or the next line ends it with a legal form ("SDN BHD", "Musterstadt a.G.").
+    // A name cut short: it ends in a connector, or the next line ends it with a legal form ("SDN BHD", "Beispielbau GmbH").
     const after = layout.lines[line + 1]?.text.trim() ?? '';
     const cut = DANGLING.test(value) || (!hasLegalForm(value) && hasLegalForm(after) && !/\d/.test(after) && after.length <= MAX_NAME_TAIL && !norm(value).endsWith(norm(after)));
     f['party:cut'] = cut ? 1 : 0;
@@ -552,7 +552,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // A name printed in pieces on its line, or wrapped onto the next one.
     const text = layout.lines[i]!.text.trim();
     // The rules' verdict on a piece holds for the line when the pieces are close and each reads as part of a name or
-    // is an initial or a sign ("B & BEST"), not "ACME LTD.  INVOICE", nor two address blocks side by side.
+    // is an initial or a sign ("A & Z"), not "ACME LTD.  INVOICE", nor two address blocks side by side.
     const gap = layout.plain ? PLAIN_PIECE_GAP : layout.lines[i]!.size * PIECE_GAP;
     const onePiece = row.every((s, k) => (nameLike(s.text) || !/\p{L}{2}/u.test(s.text)) && (k === 0 || s.x0 - row[k - 1]!.x1 <= gap));
     if (row.length > 1 && nameLike(text)) add(text, i, row[0], onePiece ? row.map((s) => s.text) : []);
@@ -598,7 +598,7 @@ export function endsAddress(text: string): boolean {
     URL_RE.test(t) ||
     findDates(t, null).length > 0 ||
     TITLES.has(normalizeLabel(t)) ||
-    // Money written with decimals: a postal code before a town ("43200 CHE...") is no amount.
+    // Money written with decimals: a postal code before a town ("54321 CHE...", a currency code) is no amount.
     findAmounts(t).some((a) => /\d[.,]\d{2}$/.test(a.raw.replace(/\D+$/, '')))
   );
 }
