@@ -8,10 +8,11 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CORPUS_DIR } from '../src/extract/model/corpus';
 import { startRowsmith } from './lib';
 
 const ADMIN = 'bench-admin-key-0123456789abcdef';
-export const CORPUS_DIR = process.env.CORPUS_DIR ?? join(import.meta.dir, '..', '..', 'shared', 'extract-corpus');
+export { CORPUS_DIR };
 
 export async function run(): Promise<void> {
   const scorer = join(CORPUS_DIR, 'score.ts');

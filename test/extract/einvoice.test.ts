@@ -169,6 +169,13 @@ describe('mapped onto the table by the one mapper, exactly', () => {
     expect(fullRows[0]!.values).toMatchObject({ iban: I.iban, shipped: I.delivered });
   });
 
+  test('columns that no e-invoice term names count against the row when they stay empty; ones an invoice may lack do not', async () => {
+    const columns = [column('state', 'State', 'string'), column('handgun', 'Handgun', 'number'), column('total', 'Total', 'currency')];
+    const reading = await readDocument({ name: 'invoice.xml', contentType: 'application/xml', bytes: bytes(ciiInvoice('EN 16931')) });
+    const rows = exactRows(mapReading(reading, columns, 'flexible'), reading, columns);
+    expect(rows.map((r) => [r.values, r.confidence])).toEqual([[{ total: I.total }, 0.333]]);
+  });
+
   test("an item table's columns take the lines, the invoice number on each", async () => {
     const columns = [column('invoice', 'Invoice number', 'string'), column('item', 'Item', 'string'), column('qty', 'Qty', 'number'), column('price', 'Unit price', 'currency'), column('amount', 'Amount', 'currency'), column('vat', 'VAT %', 'number')];
     const reading = await readDocument({ name: 'invoice.xml', contentType: 'application/xml', bytes: bytes(ublInvoice()) });

@@ -238,6 +238,15 @@ describe('other typed values', () => {
     expect(Object.keys(scores).sort()).toEqual(Object.keys(values).sort());
     for (const s of Object.values(scores)) expect(s > 0 && s <= 1).toBe(true);
   });
+
+  test('an empty column that names no field documents have counts against the row; one a document may lack (an IBAN) does not', () => {
+    const lines = linesFromText('Invoice number: 12\nTotal: 5.00');
+    const fitting = [col('no', 'Invoice number', 'string'), col('total', 'Total', 'currency')];
+    const confidenceWith = (extra: Column) => documentFields(lines, [...fitting, extra]).confidence!;
+    const alone = documentFields(lines, fitting).confidence!;
+    expect(confidenceWith(col('iban', 'IBAN', 'string'))).toBe(alone);
+    expect(confidenceWith(col('handgun', 'Handgun', 'number'))).toBeCloseTo((alone * 2) / 3, 2);
+  });
 });
 
 describe('layouts of tables and blocks', () => {
