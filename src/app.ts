@@ -60,6 +60,10 @@ import { BatchesStore } from './store/batches.store';
 import { FilesStore } from './store/files.store';
 import { ExportsStore } from './store/exports.store';
 import { TemplatesStore } from './store/templates.store';
+import { ExamplesStore } from './store/examples.store';
+import { ReadingsStore } from './store/readings.store';
+import { ExamplesService } from './services/examples.service';
+import { examplesRoutes } from './http/examples.routes';
 
 export { VERSION };
 
@@ -100,6 +104,9 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const batchesStore = new BatchesStore(store);
   const files = new FilesStore(store.dataDir);
   const rows = new RowsService(store, tables, tablesStore, rowsStore, rowsQuery, search, columnCache, clock, tails, merger);
+  const readings = new ReadingsStore(store);
+  const examples = new ExamplesService(store, new ExamplesStore(store), readings, batchesStore, files, rowsStore, tables, cursors, clock, config);
+  rows.onReview(examples);
   return {
     foreground,
     merger,
@@ -116,7 +123,8 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
     rows,
     batches: new BatchesService(store, batchesStore, files, rowsStore, tables, cursors, clock),
     keys: new KeysService(accounts, cursors),
-    extract: new ExtractService(store, batchesStore, files, tables, rows, webhooks, outbound, clock, config, log),
+    extract: new ExtractService(store, batchesStore, files, tables, rows, webhooks, outbound, clock, config, log, readings, (tableId) => examples.layoutsFor(tableId)),
+    examples,
     exports: new ExportsService(store, new ExportsStore(store), tables, rows, clock, log, config.exportTtlMs),
     suggest: new SuggestService(config),
     templates: new TemplatesService(store, new TemplatesStore(store), tables, cursors, clock),
@@ -167,6 +175,7 @@ export function createApp(deps: AppDeps) {
     .use(webhooksRoutes(auth, services.accounts, services.webhooks))
     .use(extractRoutes(auth, services.extract))
     .use(batchesRoutes(auth, services.batches))
+    .use(examplesRoutes(auth, services.examples))
     .use(exportsRoutes(auth, services.exports, services.suggest))
     .use(templatesRoutes(auth, services.templates))
     .use(consoleRoutes());

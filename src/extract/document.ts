@@ -1,7 +1,7 @@
 /** What the readers share: the document given, the records they find, and format detection. */
 import type { FileType } from '../domain/batches';
 import { byteOrderMark, decodeBytes } from './encoding';
-import type { TextLine } from './layout/page';
+import type { PageModel, TextLine } from './layout/page';
 import { imageKind } from './ocr/image-info';
 
 /** `xml` is an e-invoice (UBL, CII); `zip` an archive of documents, unpacked into files of their own. */
@@ -58,10 +58,12 @@ export interface Reading {
   lines: TextLine[];
   /** The document's running text, for the optional language-model extractor. */
   text: string;
+  /** The pages' words with their boxes (PDFs and images): where each value is printed. */
+  pages?: PageModel[];
   /** Where the values came from when not from the layout: an e-invoice's XML gives them exactly. */
   source?: 'xml';
   /** A PDF's printed page, read by the layout path, when its values came from its XML: for what the XML does not state. */
-  printed?: Pick<Reading, 'tables' | 'groups' | 'lines' | 'text'>;
+  printed?: Pick<Reading, 'tables' | 'groups' | 'lines' | 'text' | 'pages'>;
   /** What the file's result should tell: the text encoding read, the XML used, a printed total that disagrees. */
   notes?: string[];
   /**

@@ -15,6 +15,7 @@ import { assignMax } from './assign';
 import { ambiguousDate, coerce, fits, type ValueHints } from './coerce';
 import type { Cell, Reading, RecordGroup, SourceRecord, TableCandidate } from './document';
 import { documentFields, tableLines } from './fields';
+import { LEARNED_SCORE, learnedFields, pagesFromLines, type LearnedLayout } from './learn';
 import { dayFirstOf, localeDayOrder } from './dates';
 import { documentLanguage } from './language';
 import type { TextLine } from './layout/page';
@@ -696,14 +697,30 @@ function mergeFields(a: DocumentFieldValues, b: DocumentFieldValues): DocumentFi
 }
 
 /**
+ * Fields a learned layout found replace the general ones: a person showed where this issuer prints
+ * them. The row's confidence moves with them.
+ */
+function withLearned(fields: DocumentFieldValues, learned: Record<string, unknown>, columnCount: number): DocumentFieldValues {
+  const ids = Object.keys(learned);
+  if (!ids.length) return fields;
+  const out: DocumentFieldValues = { values: { ...fields.values, ...learned }, scores: { ...fields.scores } };
+  for (const id of ids) out.scores[id] = LEARNED_SCORE;
+  if (fields.confidence !== undefined) {
+    const n = Math.max(columnCount, ids.length);
+    out.confidence = Math.round(((fields.confidence * (n - ids.length) + LEARNED_SCORE * ids.length) / n) * 1000) / 1000;
+  }
+  return out;
+}
+
+/**
  * Rows of a document read by a reader: a single block of key: value pairs (an invoice's header, an
  * e-mail's own fields) is the document's fields, merged with those `fields` found in its lines.
  */
 export function mapReading(
-  reading: Pick<Reading, 'tables' | 'groups' | 'lines' | 'text'>,
+  reading: Pick<Reading, 'tables' | 'groups' | 'lines' | 'text' | 'pages'>,
   columns: Column[],
   strictness: Strictness,
-  options: { fields?: DocumentFieldValues; topic?: string; dateOrder?: 'mdy' | 'dmy'; ocr?: boolean } = {},
+  options: { fields?: DocumentFieldValues; topic?: string; dateOrder?: 'mdy' | 'dmy'; ocr?: boolean; layouts?: LearnedLayout[] } = {},
 ): MappedRow[] {
   // Day/month order when a column shows none: the document's language, where it comes from (its currency, country), else the server's setting.
   const text = reading.text || reading.tables.map((t) => t.grid.map((r) => r.map(cellText).join(' ')).join('\n')).join('\n');
@@ -718,6 +735,10 @@ export function mapReading(
   for (const group of reading.groups) {
     if (group.records.length === 1 && reading.groups.length + reading.tables.length > 1) documentFields = mergeFields(documentFields, fieldsOfRecord(group.records[0]!, columns));
     else groups.push(group);
+  }
+  if (options.layouts?.length) {
+    const pages = reading.pages?.length ? reading.pages : pagesFromLines(reading.lines);
+    documentFields = withLearned(documentFields, learnedFields(pages, columns, options.layouts).values, columns.length);
   }
   return mapDocument({ tables: reading.tables, groups, fields: documentFields, topic: options.topic, defaults, sureness: sureness(reading.lines) }, columns, strictness);
 }

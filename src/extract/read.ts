@@ -115,19 +115,19 @@ export async function readDocument(doc: SourceDocument, known?: Format, onPage?:
         const { invoice, file } = embedded;
         const notes = [`read from the e-invoice XML embedded in the PDF (${file.name}; ${invoice.standard}): every value exact`];
         if (pdf.scanned) return { ...einvoiceReading(invoice, notes), format, fileType: 'scanned' };
-        const printed = { tables: pdf.tables, groups: [], lines: pdf.lines, text: pdf.text };
+        const printed = { tables: pdf.tables, groups: [], lines: pdf.lines, text: pdf.text, pages: pdf.pages };
         notes.push(...disagreements(printed, invoice));
-        return { ...einvoiceReading(invoice, notes), format, fileType, printed };
+        return { ...einvoiceReading(invoice, notes), format, fileType, printed, pages: pdf.pages };
       }
       if (pdf.scanned) {
         const scan = await readScannedPdf(doc, onPage);
-        return { format, fileType: 'scanned', tables: scan.tables, groups: [], lines: scan.lines, text: scan.text };
+        return { format, fileType: 'scanned', tables: scan.tables, groups: [], lines: scan.lines, text: scan.text, pages: scan.pages };
       }
-      return { format, fileType, tables: pdf.tables, groups: [], lines: pdf.lines, text: pdf.text, notes: embedded.errors };
+      return { format, fileType, tables: pdf.tables, groups: [], lines: pdf.lines, text: pdf.text, pages: pdf.pages, notes: embedded.errors };
     }
     case 'image': {
       const image = await readImage(doc, onPage);
-      return { format, fileType, tables: image.tables, groups: [], lines: image.lines, text: image.text };
+      return { format, fileType, tables: image.tables, groups: [], lines: image.lines, text: image.text, pages: image.pages };
     }
     case 'email': {
       const email = await readEmail(doc);

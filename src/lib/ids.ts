@@ -35,7 +35,7 @@ export function ulid(time: number = Date.now()): string {
 
 export type IdPrefix =
   | 'org' | 'proj' | 'key' | 'tbl' | 'row' | 'whook' | 'whdlv' | 'msg'
-  | 'batch' | 'extr' | 'exprt' | 'ttmpl' | 'req';
+  | 'batch' | 'extr' | 'exprt' | 'ttmpl' | 'req' | 'exmp';
 
 /** Longer than any id this service makes or accepts, and short enough to be an LMDB key in any index. */
 export const MAX_ID_LENGTH = 512;

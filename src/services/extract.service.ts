@@ -27,6 +27,7 @@ import {
   recordGroups,
   UnreadableDocument,
   type Format,
+  type LearnedLayout,
   type MappedRow,
   type Reading,
   type SourceDocument,
@@ -34,6 +35,7 @@ import {
 import type { BatchesStore, BatchRecord, BatchRow, ExtractionRecord, SchemaJson } from '../store/batches.store';
 import type { Store } from '../store/db';
 import type { FilesStore } from '../store/files.store';
+import type { ReadingsStore } from '../store/readings.store';
 import { toBatch, toExtraction } from './batches.service';
 import { checkColumns, normalizeColumn } from './columns.rules';
 import type { RowsService } from './rows.service';
@@ -175,6 +177,23 @@ function misfit(rows: MappedRow[], strictness: Strictness): string | null {
   return `the document does not fit the table: its rows' confidence is ${confidence.toFixed(2)}, and a ${strictness} table takes documents from ${DOCUMENT_FIT}`;
 }
 
+/**
+ * The rows a reading gives in a table of `schema`, read through the table's learned layouts. An
+ * e-invoice's XML states its values exactly; a PDF's printed page fills what it does not state.
+ */
+export function rowsOfReading(reading: Reading, schema: SchemaJson, topic: string, options: { dateOrder?: 'mdy' | 'dmy'; layouts?: LearnedLayout[] }): MappedRow[] {
+  const map = (r: Parameters<typeof mapReading>[0]) =>
+    mapReading(r, schema.columns, schema.strictness, {
+      topic: `${topic} ${schema.instruction ?? ''}`,
+      dateOrder: options.dateOrder,
+      ocr: reading.fileType === 'scanned' || reading.fileType === 'image',
+      layouts: options.layouts,
+    });
+  const mapped = map(reading);
+  if (reading.source === 'xml') return exactRows(mapped, reading, schema.columns, reading.printed ? map(reading.printed) : []);
+  return mapped;
+}
+
 /** Rows a strictness lets in: strict drops rows with any bad value, balanced only those missing a required value. */
 function accepted(row: MappedRow, columns: Column[], strictness: Strictness): boolean {
   if (strictness === 'flexible') return true;
@@ -194,6 +213,9 @@ export class ExtractService {
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'extractMaxFileBytes' | 'extractMaxFiles' | 'llm' | 'dateOrder'>,
     private readonly log: Logger,
+    private readonly readings: ReadingsStore,
+    /** The layouts a table's corrected documents show (see examples.service.ts). */
+    private readonly layoutsFor: (tableId: string) => LearnedLayout[],
   ) {}
 
   /** Fetches a `url` document with the outbound address rules and the per-file size cap. */
@@ -295,6 +317,7 @@ export class ExtractService {
     });
 
     let schema = prepared.schema;
+    const layouts = table ? this.layoutsFor(table.id) : [];
     const collected: Array<{ row: MappedRow; extraction: ExtractionRecord }> = [];
     for (const [index, doc] of request.documents.entries()) {
       let extraction: ExtractionRecord = { ...extractions[index]!, status: 'processing' };
@@ -316,7 +339,7 @@ export class ExtractService {
           }
         }
         if (!schema && !reading.optional) throw new UnreadableDocument('no table or fields found to build a schema from');
-        const mapped = schema ? await this.mapReading(reading, schema, prepared.topic) : [];
+        const mapped = schema ? await this.mapReading(reading, schema, prepared.topic, layouts) : [];
         const unfit = schema ? misfit(mapped, schema.strictness) : null;
         if (unfit && !reading.optional) throw new UnreadableDocument(unfit);
         const kept = schema && !unfit ? mapped.filter((row) => accepted(row, schema!.columns, schema!.strictness)) : [];
@@ -340,6 +363,8 @@ export class ExtractService {
         const batchRows: BatchRow[] = kept.map((row) => ({ extraction_id: extraction.id, values: row.values, confidence: row.confidence }));
         batch = { ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() };
         await this.store.transaction(() => {
+          // Kept for provenance, examples and evaluation, which look at the document again.
+          if (extraction.file_checksum && table) this.readings.put(extraction.file_checksum, reading);
           this.batches.addRows(batch.id, batchRows);
           this.batches.putExtraction(extraction);
           this.batches.put(batch);
@@ -427,16 +452,8 @@ export class ExtractService {
   }
 
   /** Rows of a reading; prose with no structure goes to the language model when one is configured. */
-  private async mapReading(reading: Reading, schema: SchemaJson, topic: string): Promise<MappedRow[]> {
-    const map = (r: Parameters<typeof mapReading>[0]) =>
-      mapReading(r, schema.columns, schema.strictness, {
-        topic: `${topic} ${schema.instruction ?? ''}`,
-        dateOrder: this.config.dateOrder,
-        ocr: reading.fileType === 'scanned' || reading.fileType === 'image',
-      });
-    const mapped = map(reading);
-    // An e-invoice's XML states its values exactly; a PDF's printed page fills what it does not state.
-    if (reading.source === 'xml') return exactRows(mapped, reading, schema.columns, reading.printed ? map(reading.printed) : []);
+  private async mapReading(reading: Reading, schema: SchemaJson, topic: string, layouts: LearnedLayout[]): Promise<MappedRow[]> {
+    const mapped = rowsOfReading(reading, schema, topic, { dateOrder: this.config.dateOrder, layouts });
     // Structured formats have no running text, so only prose reaches the model.
     if (mapped.length > 0 || !this.config.llm || !reading.text.trim()) return mapped;
     const records = await extractWithLlm(this.config.llm, schema.columns, schema.instruction, reading.text);

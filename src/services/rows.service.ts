@@ -64,6 +64,16 @@ export interface TailMerge {
   touch(seq: number, rowIds: string[]): void;
 }
 
+/**
+ * What hears a person's writes to rows that came from documents (the examples of review and
+ * learn): `prepare` before the write's transaction, `reviewed` inside it, so the row and what is
+ * learned from it are written together.
+ */
+export interface ReviewListener {
+  prepare(projectId: string, tableId: string, rowIds: string[]): Promise<void>;
+  reviewed(table: TableRecord, previous: RowRecord, row: RowRecord): void;
+}
+
 /** Where an extracted row came from, kept on the row. */
 export interface RowOrigin {
   batch_id: string;
@@ -84,6 +94,13 @@ export class RowsService {
     private readonly tails: IndexTails,
     private readonly merger: TailMerge,
   ) {}
+
+  private review: ReviewListener | null = null;
+
+  /** Set once at start (the examples service is made after this one). */
+  onReview(listener: ReviewListener): void {
+    this.review = listener;
+  }
 
   /** Each large table's `data_version` at the last `prebuild`. */
   private versionsSeen = new Map<string, number>();
@@ -177,6 +194,7 @@ export class RowsService {
   }
 
   async update(projectId: string, tableId: string, rowId: string, input: Record<string, unknown>, ifMatch: string | null = null) {
+    await this.review?.prepare(projectId, tableId, [rowId]);
     return this.write(projectId, tableId, (table, changes) => {
       const previous = this.rows.get(table.seq, rowId);
       if (!previous) throw rowNotFound(rowId);
@@ -207,6 +225,7 @@ export class RowsService {
    */
   async bulk(projectId: string, tableId: string, input: BulkInput) {
     if ((input.creates?.length ?? 0) >= DEFER_INDEX_ROWS) await this.merger.room(this.tables.requireActive(projectId, tableId).seq);
+    if (input.updates?.length) await this.review?.prepare(projectId, tableId, input.updates.map((u) => u.id));
     return this.write(projectId, tableId, (table, changes) => {
       const problems: Problem[] = [];
       const resolve = columnResolver(table);
@@ -381,6 +400,7 @@ export class RowsService {
     const reviewed = origin === undefined && previous.confidence !== null ? { confidence: 1 } : {};
     const row: RowRecord = { ...previous, ...origin, ...reviewed, values, updated_at: Math.max(this.clock.now(), previous.updated_at + 1) };
     this.rows.put(table.seq, row, slotSpecs(table), previous, indexed(changes, row.id));
+    if (origin === undefined) this.review?.reviewed(table, previous, row);
     return row;
   }
 }

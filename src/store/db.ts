@@ -35,6 +35,9 @@ const SUB_DATABASES = [
   'batch_rows',
   'exports',
   'templates',
+  'examples',
+  'table_examples',
+  'readings',
 ] as const;
 
 const CACHED = new Set<string>(['tables']);

@@ -82,6 +82,10 @@ export const ROWSMITH_ADDITIONS: RegExp[] = [
   /^DELETE \/v1\/keys\/[^/]+$/,
   /^GET \/v1\/projects\/[^/]+\/exports\/[^/]+\/download$/,
   /^GET \/v1\/projects\/[^/]+\/tables\/[^/]+\/rows\/[^/]+\/source$/,
+  // Review and learn: examples, evaluation, provenance and page images.
+  /^(GET|DELETE) \/v1\/projects\/[^/]+\/tables\/[^/]+\/examples(\/[^/]+)?$/,
+  /^POST \/v1\/projects\/[^/]+\/tables\/[^/]+\/evaluate$/,
+  /^GET \/v1\/projects\/[^/]+\/tables\/[^/]+\/rows\/[^/]+\/(provenance|source\/pages\/[^/]+)$/,
 ];
 
 export interface ShapeCheck {

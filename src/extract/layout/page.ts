@@ -36,6 +36,20 @@ export interface Page {
   rects: Box[];
 }
 
+/** A page's words as kept with a document's reading, for provenance and learned layouts: text and box in points. */
+export interface PageModel {
+  number: number;
+  width: number;
+  height: number;
+  words: Array<Box & { text: string }>;
+}
+
+export function pageModel(page: Page): PageModel {
+  const round = (v: number) => Math.round(v * 10) / 10;
+  const words = page.words.filter((w) => w.text.trim()).map((w) => ({ text: w.text, x0: round(w.x0), y0: round(w.y0), x1: round(w.x1), y1: round(w.y1) }));
+  return { number: page.number, width: page.width, height: page.height, words };
+}
+
 /** A line of text outside tables, split into segments at wide gaps. */
 export interface TextLine {
   page: number;

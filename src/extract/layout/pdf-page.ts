@@ -273,12 +273,24 @@ function isAxisRectangle(points: Array<[number, number]>, box: Box): boolean {
   return points.every(([x, y]) => (near(x, box.x0) || near(x, box.x1)) && (near(y, box.y0) || near(y, box.y1)));
 }
 
-/** The turn that makes most of the page's text read left to right, as a matrix on top-left coordinates. */
-function uprightTurn(words: Word[], width: number, height: number): { turn: Matrix; width: number; height: number } {
+/** The direction most of the words read in, weighted by their letters. */
+function dominantRotation(words: Word[]): number {
   const weight = new Map<number, number>();
   for (const w of words) weight.set(w.rotation, (weight.get(w.rotation) ?? 0) + w.text.length);
   let dominant = 0;
   for (const [rotation, count] of weight) if (count > (weight.get(dominant) ?? 0)) dominant = rotation;
+  return dominant;
+}
+
+/** The direction most of a page's text reads in on its viewport: the page model turns it back to read left to right (a rendered page must turn with it). */
+export async function textDirection(page: PDFPageProxy): Promise<number> {
+  const toViewport = Array.from(page.getViewport({ scale: 1 }).transform) as Matrix;
+  return dominantRotation((await textRuns(page)).flatMap((run) => runWords(run, toViewport)));
+}
+
+/** The turn that makes most of the page's text read left to right, as a matrix on top-left coordinates. */
+function uprightTurn(words: Word[], width: number, height: number): { turn: Matrix; width: number; height: number } {
+  const dominant = dominantRotation(words);
   if (dominant === 90) return { turn: [0, -1, 1, 0, 0, width], width: height, height: width };
   if (dominant === 270) return { turn: [0, 1, -1, 0, height, 0], width: height, height: width };
   if (dominant === 180) return { turn: [-1, 0, 0, -1, width, height], width, height };

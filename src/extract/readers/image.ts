@@ -6,13 +6,14 @@
 import { getDocumentProxy } from 'unpdf';
 import { UnreadableDocument, type SourceDocument, type TableCandidate } from '../document';
 import { readingFromPages } from '../layout';
-import type { Page, TextLine } from '../layout/page';
+import { pageModel, type Page, type PageModel, type TextLine } from '../layout/page';
 import { checkSourceSize, DEFAULT_LIMITS, imageInfo, ocrPages } from '../ocr';
 
 export interface OcrReading {
   tables: TableCandidate[];
   lines: TextLine[];
   text: string;
+  pages: PageModel[];
   /** Pages turned, shrunk or skipped, or why nothing was found: to show with the file's result. */
   notes: string[];
 }
@@ -37,7 +38,7 @@ function recognised(pages: Page[]): Omit<OcrReading, 'notes'> {
   const words = pages.flatMap((p) => p.words);
   const sureness = words.length ? words.reduce((s, w) => s + (w.confidence ?? 1), 0) / words.length : 1;
   const reading = readingFromPages(pages);
-  return { ...reading, tables: reading.tables.map((t) => ({ ...t, quality: (t.quality ?? 1) * sureness })) };
+  return { ...reading, tables: reading.tables.map((t) => ({ ...t, quality: (t.quality ?? 1) * sureness })), pages: pages.map(pageModel) };
 }
 
 export async function readScannedPdf(doc: SourceDocument, onPage?: PageProgress): Promise<OcrReading> {

@@ -10,7 +10,7 @@ import { inflateSync } from 'node:zlib';
 import { getDocumentProxy } from 'unpdf';
 import { UnreadableDocument, type SourceDocument, type TableCandidate } from '../document';
 import { combineReadings, readPage, type PageReading } from '../layout';
-import type { Page, TextLine } from '../layout/page';
+import { pageModel, type Page, type PageModel, type TextLine } from '../layout/page';
 import { pdfPage } from '../layout/pdf-page';
 import { looksLikeEInvoice } from './einvoice';
 
@@ -72,7 +72,7 @@ async function embeddedInvoices(pdf: PDFDocumentProxy, bytes: Uint8Array): Promi
 /** Fewer letters and digits than this on average per page: the text layer is missing or only a stamp. */
 const MIN_CHARACTERS_PER_PAGE = 20;
 
-export async function readPdf(doc: SourceDocument): Promise<{ tables: TableCandidate[]; lines: TextLine[]; text: string; scanned: boolean; embedded: EmbeddedFile[] }> {
+export async function readPdf(doc: SourceDocument): Promise<{ tables: TableCandidate[]; lines: TextLine[]; text: string; pages: PageModel[]; scanned: boolean; embedded: EmbeddedFile[] }> {
   let pdf;
   try {
     pdf = await getDocumentProxy(new Uint8Array(doc.bytes), { verbosity: 0 });
@@ -84,6 +84,7 @@ export async function readPdf(doc: SourceDocument): Promise<{ tables: TableCandi
   try {
     const embedded = await embeddedInvoices(pdf, doc.bytes);
     const readings: PageReading[] = [];
+    const models: PageModel[] = [];
     let characters = 0;
     for (let number = 1; number <= pdf.numPages; number++) {
       let page: Page;
@@ -93,14 +94,14 @@ export async function readPdf(doc: SourceDocument): Promise<{ tables: TableCandi
         throw new UnreadableDocument(`page ${number} of the PDF cannot be read: ${(error as Error).message}`);
       }
       characters += page.words.reduce((n, w) => n + w.text.replace(/[^\p{L}\p{N}]/gu, '').length, 0);
-      // The page model is dropped here; only its reading (tables, lines, text) is kept.
       readings.push(readPage(page));
+      models.push(pageModel(page));
       // PDF.js settles its work in microtasks, which never let the server's timers and sockets in:
       // give the event loop a turn between pages so requests keep being answered.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (characters < MIN_CHARACTERS_PER_PAGE * Math.max(1, pdf.numPages) * 0.5) return { tables: [], lines: [], text: '', scanned: true, embedded };
-    return { ...combineReadings(readings), scanned: false, embedded };
+    if (characters < MIN_CHARACTERS_PER_PAGE * Math.max(1, pdf.numPages) * 0.5) return { tables: [], lines: [], text: '', pages: [], scanned: true, embedded };
+    return { ...combineReadings(readings), pages: models, scanned: false, embedded };
   } finally {
     await pdf.loadingTask.destroy();
   }

@@ -644,7 +644,7 @@ describe('reading', () => {
 
   test('a PDF without text is reported as scanned', async () => {
     const result = await read([(d) => d.box(50, 50, 300, 300)]);
-    expect(result).toEqual({ tables: [], lines: [], text: '', scanned: true, embedded: [] });
+    expect(result).toEqual({ tables: [], lines: [], text: '', pages: [], scanned: true, embedded: [] });
   });
 
   test('a malformed PDF is unreadable with a clear message', async () => {

@@ -1,0 +1,176 @@
+/**
+ * Layouts learned from corrected documents. A document's fingerprint is what its issuer prints on
+ * every document (tax ids, IBANs, e-mail addresses, web sites and phone numbers; the words of its
+ * letterhead). A new document that matches an example's fingerprint is read the example's way:
+ * for each field, the value at the same label and place, or (for text such as the issuer's own
+ * name and address) the same text, wins over the general model; a field the layout does not find
+ * is left to the general model.
+ */
+import type { Column } from '../../domain/columns';
+import type { DayOrder } from '../dates';
+import { IBAN_RE, validIban } from '../fields/values';
+import type { Box, PageModel } from '../layout/page';
+import { dateIn, isTextual, normalizeText, numberReadings, similarity } from './match';
+import { spansOf, type Span } from './spans';
+
+export interface Fingerprint {
+  identifiers: string[];
+  /** Words of the first page's top quarter (the letterhead), lower case, sorted. */
+  words: string[];
+}
+
+export interface LearnedField {
+  column_id: string;
+  value: unknown;
+  page: number;
+  box: Box;
+  label: string | null;
+  lines: number;
+  order?: DayOrder;
+}
+
+export interface LearnedLayout {
+  id: string;
+  fingerprint: Fingerprint;
+  /** Page sizes of the example, in its own units. */
+  pages: Array<{ number: number; width: number; height: number }>;
+  fields: LearnedField[];
+}
+
+const IDENTIFIERS: RegExp[] = [
+  // VAT and tax numbers with a country prefix (DE123456789, ATU12345678, GB 123 4567 89).
+  /\b[A-Z]{2}[ ]?U?\d[\d ]{6,13}\d\b/g,
+  // Registration and tax numbers of digits (with dashes, slashes or dots between groups).
+  /(?<![\d.,])\d{2,}[-/. ]?\d{3,}[-/.]?\d{2,}(?![\d.,])/g,
+  /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/gi,
+  /\bwww\.[\w-]+(?:\.[\w-]+)+/gi,
+];
+
+/** What a document's issuer prints on every document it sends. */
+export function fingerprintOf(pages: PageModel[]): Fingerprint {
+  const ids = new Set<string>();
+  for (const page of pages) {
+    const text = page.words.map((w) => w.text).join(' ');
+    for (const re of IDENTIFIERS) {
+      for (const m of text.matchAll(re)) {
+        const id = m[0].replace(/[\s.\-/]/g, '').toUpperCase();
+        // Amounts and dates are no identifiers: at least seven digits, or letters and digits mixed.
+        if ((id.match(/\d/g)?.length ?? 0) >= 7 || id.includes('@') || id.startsWith('WWW')) ids.add(id);
+      }
+    }
+    for (const m of text.toUpperCase().matchAll(new RegExp(IBAN_RE.source, 'g'))) {
+      const iban = validIban(m[1]!);
+      if (iban) ids.add(iban.replace(/\s/g, ''));
+    }
+  }
+  const first = pages[0];
+  const words = new Set<string>();
+  if (first) {
+    for (const w of first.words) {
+      if (w.y1 > first.height * 0.25) continue;
+      const word = normalizeText(w.text);
+      if (/^\p{L}{3,}$/u.test(word)) words.add(word);
+    }
+  }
+  return { identifiers: [...ids].sort(), words: [...words].sort() };
+}
+
+/** How alike two fingerprints are, 0..1: the letterheads' shared words, raised by shared identifiers. */
+export function fingerprintMatch(a: Fingerprint, b: Fingerprint): number {
+  const words = new Set(a.words);
+  const shared = b.words.filter((w) => words.has(w)).length;
+  const union = a.words.length + b.words.length - shared;
+  const jaccard = union ? shared / union : 0;
+  const ids = new Set(a.identifiers);
+  const sharedIds = b.identifiers.filter((i) => ids.has(i)).length;
+  return Math.min(1, jaccard + Math.min(0.3, 0.15 * sharedIds));
+}
+
+/** Fingerprints at least this alike are one issuer's layout. */
+export const LAYOUT_MATCH = 0.45;
+/** The score a learned field carries: above any general field's, since a person showed where it is. */
+export const LEARNED_SCORE = 0.95;
+
+const SIGMA = 0.06;
+
+/** How close two places are on their pages, 0..1, measured in page widths from the top and from the bottom. */
+function closeness(box: Box, size: { width: number; height: number }, other: Box, otherSize: { width: number; height: number }): number {
+  const cx = (box.x0 + box.x1) / 2 / size.width;
+  const ox = (other.x0 + other.x1) / 2 / otherSize.width;
+  const cy = (box.y0 + box.y1) / 2;
+  const oy = (other.y0 + other.y1) / 2;
+  const fromTop = Math.abs(cy / size.width - oy / otherSize.width);
+  const fromBottom = Math.abs((size.height - cy) / size.width - (otherSize.height - oy) / otherSize.width);
+  const dy = Math.min(fromTop, fromBottom);
+  const dx = cx - ox;
+  return Math.exp(-(dx * dx + dy * dy) / (2 * SIGMA * SIGMA));
+}
+
+/** The value of `column` a span shows, read the example's way; null when it shows none. */
+function valueOf(span: Span, column: Column, field: LearnedField): unknown {
+  if (column.type === 'number' || column.type === 'currency') return numberReadings(span.text).length ? span.text : null;
+  if (column.type === 'date') return dateIn(span.text, field.order ?? null);
+  if (column.type === 'boolean') return null;
+  return span.text;
+}
+
+const MIN_LABEL = 0.75;
+const MIN_PLACE = 0.6;
+const MIN_CONSTANT = 0.8;
+
+/** One field of a document read the example's way, or null when it is not where the example shows it. */
+function learnedValue(pages: PageModel[], column: Column, field: LearnedField, sizes: LearnedLayout['pages']): unknown {
+  const size = sizes.find((p) => p.number === field.page);
+  if (!size) return null;
+  const lastExamplePage = Math.max(...sizes.map((p) => p.number));
+  const wanted = field.value === null || field.value === undefined ? '' : normalizeText(String(field.value));
+  const label = field.label ? normalizeText(field.label) : null;
+  const width = (field.box.x1 - field.box.x0) / size.width;
+  let best: { score: number; value: unknown } | null = null;
+  for (const page of pages) {
+    // The same page, or the last page for a field the example had on its last page (totals).
+    const samePage = page.number === field.page || (field.page === lastExamplePage && page.number === pages.at(-1)!.number && field.page > 1);
+    if (!samePage) continue;
+    for (const span of spansOf(page)) {
+      if (isTextual(column) ? Math.abs(span.lines - field.lines) > (field.lines > 1 ? 1 : 0) : span.lines !== 1) continue;
+      const value = valueOf(span, column, field);
+      if (value === null) continue;
+      const labelFit = label && span.label ? similarity(label, normalizeText(span.label)) : 0;
+      const place = closeness(field.box, size, span.box, page);
+      const constant = isTextual(column) && wanted ? similarity(normalizeText(span.text), wanted) : 0;
+      // At the example's label, or where it stood when it had none, or the same text (the issuer's own).
+      if (!(labelFit >= MIN_LABEL || (!label && place >= MIN_PLACE) || constant >= MIN_CONSTANT)) continue;
+      const spanWidth = (span.box.x1 - span.box.x0) / page.width;
+      const extent = Math.min(width, spanWidth) / Math.max(width, spanWidth, 1e-6);
+      const score = (labelFit >= MIN_LABEL ? labelFit : 0) + 0.8 * place + 0.5 * extent + (constant >= MIN_CONSTANT ? 1.5 * constant : 0);
+      if (!best || score > best.score) best = { score, value: constant >= MIN_CONSTANT ? field.value : value };
+    }
+  }
+  return best ? best.value : null;
+}
+
+/** The example layout a document matches best, when one matches. */
+export function matchingLayout(pages: PageModel[], layouts: LearnedLayout[]): { layout: LearnedLayout; match: number } | null {
+  if (!layouts.length || !pages.length) return null;
+  const fingerprint = fingerprintOf(pages);
+  let best: { layout: LearnedLayout; match: number } | null = null;
+  for (const layout of layouts) {
+    const match = fingerprintMatch(fingerprint, layout.fingerprint);
+    if (match >= LAYOUT_MATCH && (!best || match > best.match)) best = { layout, match };
+  }
+  return best;
+}
+
+/** The fields of a document read through the best-matching learned layout (nothing when none matches). */
+export function learnedFields(pages: PageModel[], columns: Column[], layouts: LearnedLayout[]): { layout: string | null; values: Record<string, unknown> } {
+  const found = matchingLayout(pages, layouts);
+  if (!found) return { layout: null, values: {} };
+  const values: Record<string, unknown> = {};
+  for (const field of found.layout.fields) {
+    const column = columns.find((c) => c.id === field.column_id);
+    if (!column) continue;
+    const value = learnedValue(pages, column, field, found.layout.pages);
+    if (value !== null && value !== undefined && value !== '') values[column.id] = value;
+  }
+  return { layout: found.layout.id, values };
+}

@@ -1,0 +1,75 @@
+/**
+ * Whether printed text shows a value of a column: a number in either decimal convention, a date in
+ * either day/month order, text alike after case and spacing (a recognised word may differ by a
+ * letter from the value a person corrected it to).
+ */
+import type { Column } from '../../domain/columns';
+import { findDates, type DayOrder } from '../dates';
+
+export const normalizeText = (text: string) =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s"'.,:;()\[\]-]+|[\s"'.,:;()\[\]-]+$/g, '');
+
+/** Levenshtein similarity 0..1 of two strings. */
+export function similarity(a: string, b: string): number {
+  if (a === b) return 1;
+  if (!a.length || !b.length) return 0;
+  if (Math.min(a.length, b.length) / Math.max(a.length, b.length) < 0.6) return 0;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return 1 - previous[b.length]! / Math.max(a.length, b.length);
+}
+
+/** The numbers a printed amount can be: the last separator as a decimal mark, or as grouping; none when it is more than an amount. */
+export function numberReadings(text: string): number[] {
+  // A currency code or sign before or after it ("RM 12.50", "12,50 €", "USD 7").
+  const bare = text.trim().replace(/^(?:[A-Za-z]{1,3}\.?|[$€£¥₹])\s*|\s*(?:[A-Za-z]{1,3}|[$€£¥₹])$/g, '');
+  const m = /^(\(?)([-−+]?)\s*(\d[\d.,' ]*\d|\d)(-?)(\)?)$/.exec(bare);
+  if (!m) return [];
+  const negative = m[1] === '(' || m[2] === '-' || m[2] === '−' || m[4] === '-';
+  const digits = m[3]!.replace(/[' ]/g, '');
+  const out = new Set<number>();
+  const last = Math.max(digits.lastIndexOf('.'), digits.lastIndexOf(','));
+  if (last >= 0 && digits.length - last - 1 <= 3) out.add(Number(`${digits.slice(0, last).replace(/[.,]/g, '')}.${digits.slice(last + 1)}`));
+  out.add(Number(digits.replace(/[.,]/g, '')));
+  return [...out].filter(Number.isFinite).map((v) => (negative ? -v : v));
+}
+
+/** The day/month order under which `text` is the ISO date `iso`, or undefined when it is not that date. */
+export function dateOrderOf(text: string, iso: string): DayOrder | undefined {
+  for (const order of ['dmy', 'mdy'] as const) {
+    const found = findDates(text, order).find((d) => d.iso === iso);
+    // The date is (nearly) all the text: "Date 03.04.2024" is a label and a date, not a value.
+    if (found && found.raw.length >= text.replace(/\s+/g, '').length * 0.6) return order;
+  }
+  return undefined;
+}
+
+/** The date `text` shows when read in `order`, as YYYY-MM-DD; null when it is no date. */
+export function dateIn(text: string, order: DayOrder): string | null {
+  const found = findDates(text, order)[0];
+  return found?.iso && found.raw.length >= text.replace(/\s+/g, '').length * 0.6 ? found.iso : null;
+}
+
+const TEXTUAL = new Set(['string', 'text', 'email', 'url', 'enum', 'multi_select']);
+export const isTextual = (column: Pick<Column, 'type'>) => TEXTUAL.has(column.type);
+
+/** How well `text` shows `value` of `column`: 1 exactly, less for text that differs by a few letters, 0 not at all. */
+export function fitOf(text: string, value: unknown, column: Pick<Column, 'type'>): number {
+  if (value === null || value === undefined || value === '') return 0;
+  if (column.type === 'number' || column.type === 'currency') {
+    const v = typeof value === 'number' ? value : Number(value);
+    return Number.isFinite(v) && numberReadings(text).some((n) => Math.abs(Math.abs(n) - Math.abs(v)) < 0.005) ? 1 : 0;
+  }
+  if (column.type === 'date' && typeof value === 'string') return dateOrderOf(text, value.slice(0, 10)) ? 1 : 0;
+  if (column.type === 'boolean') return 0;
+  const wanted = normalizeText(Array.isArray(value) ? value.join(' ') : String(value));
+  return similarity(normalizeText(text), wanted);
+}
