@@ -11,7 +11,7 @@ import type { DayOrder } from '../dates';
 import { IBAN_RE, validIban } from '../fields/values';
 import type { Box, PageModel } from '../layout/page';
 import { dateIn, isTextual, normalizeText, numberReadings, similarity } from './match';
-import { spansOf, type Span } from './spans';
+import { pageText, spansOf, type Span } from './spans';
 
 export interface Fingerprint {
   identifiers: string[];
@@ -50,7 +50,7 @@ const IDENTIFIERS: RegExp[] = [
 export function fingerprintOf(pages: PageModel[]): Fingerprint {
   const ids = new Set<string>();
   for (const page of pages) {
-    const text = page.words.map((w) => w.text).join(' ');
+    const text = pageText(page);
     for (const re of IDENTIFIERS) {
       for (const m of text.matchAll(re)) {
         const id = m[0].replace(/[\s.\-/]/g, '').toUpperCase();

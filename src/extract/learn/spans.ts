@@ -94,6 +94,13 @@ function labelOf(lines: Line[], k: number, segment: number, from: number): strin
   return null;
 }
 
+/** The page's text, a line a line: numbers of two lines never run together. */
+export function pageText(page: PageModel): string {
+  return linesOf(page)
+    .map((line) => joinText(line.words))
+    .join('\n');
+}
+
 const CACHE = new WeakMap<PageModel, Span[]>();
 
 /** Every span of a page: word runs within a segment, and whole segments stacked over lines. */

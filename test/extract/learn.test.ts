@@ -1,0 +1,129 @@
+/** Finding where values are printed, fingerprints, and reading a document the way an example shows. */
+import { describe, expect, test } from 'bun:test';
+import type { Column } from '../../src/domain/columns';
+import type { PageModel } from '../../src/extract/layout/page';
+import { fingerprintMatch, fingerprintOf, LAYOUT_MATCH, learnedFields, type LearnedLayout } from '../../src/extract/learn/layouts';
+import { locateAll, locateRow } from '../../src/extract/learn/locate';
+import { dateOrderOf, fitOf, numberReadings, similarity } from '../../src/extract/learn/match';
+import { pagesFromLines, spansOf } from '../../src/extract/learn/spans';
+
+const column = (id: string, type: Column['type']): Column => ({ id, name: id, type, required: false });
+
+/** A page of words laid out from lines of `[x, y, text]`, words 6 points a letter, 10 points high. */
+function page(items: Array<[number, number, string]>, height = 800): PageModel {
+  const words: PageModel['words'] = [];
+  for (const [x, y, text] of items) {
+    let at = x;
+    for (const word of text.split(' ')) {
+      words.push({ text: word, x0: at, y0: y, x1: at + word.length * 6, y1: y + 10 });
+      at += word.length * 6 + 4;
+    }
+  }
+  return { number: 1, width: 600, height, words };
+}
+
+describe('values in printed text', () => {
+  test('an amount reads in either decimal convention, with its currency around it, and nothing more', () => {
+    expect(numberReadings('1.234,50')).toContain(1234.5);
+    expect(numberReadings('1,234.50')).toContain(1234.5);
+    expect(numberReadings('RM 12.50')).toContain(12.5);
+    expect(numberReadings('(7.00)')).toContain(-7);
+    expect(numberReadings('Total 12.50')).toEqual([]);
+  });
+
+  test('a date knows the day order it was printed in', () => {
+    expect(dateOrderOf('03/04/2024', '2024-04-03')).toBe('dmy');
+    expect(dateOrderOf('03/04/2024', '2024-03-04')).toBe('mdy');
+    expect(dateOrderOf('Date 03/04/2024 issued at the counter', '2024-04-03')).toBeUndefined();
+  });
+
+  test('text fits within a few letters, numbers exactly', () => {
+    expect(similarity('kedai runcit maju', 'kedai runcit maju')).toBe(1);
+    expect(fitOf('SYARIKAT 8ESTARI', 'Syarikat Bestari', column('c', 'string'))).toBeGreaterThan(0.9);
+    expect(fitOf('12.51', 12.5, column('t', 'number'))).toBe(0);
+  });
+});
+
+describe('spans and locations', () => {
+  test('labels are the words before a value, or a short line above it, never words with figures', () => {
+    const p = page([
+      [50, 100, 'Amount due: 99.10'],
+      [300, 100, 'Ref 7781'],
+      [300, 112, '05/06/2024'],
+      [50, 200, 'Ship to'],
+      [50, 212, 'Nordby Cartage'],
+    ]);
+    const spans = spansOf(p);
+    expect(spans.find((s) => s.text === '99.10')?.label).toBe('Amount due');
+    expect(spans.find((s) => s.text === '05/06/2024')?.label).toBeNull();
+    expect(spans.find((s) => s.text === 'Nordby Cartage')?.label).toBe('Ship to');
+  });
+
+  test('a block of lines is one span (an address)', () => {
+    const p = page([
+      [50, 100, 'Unit 4, Tannery Yard'],
+      [50, 112, 'Ostwick OW2 1AB'],
+    ]);
+    const found = locateAll([p], column('a', 'string'), 'Unit 4, Tannery Yard Ostwick OW2 1AB');
+    expect(found[0]).toMatchObject({ lines: 2, fit: 1 });
+  });
+
+  test("a row's value printed on several lines is taken from the line holding the row's other values", () => {
+    const p = page([
+      [50, 100, 'Hinges 4.00 2'],
+      [50, 120, 'Brackets 4.00 6'],
+    ]);
+    const located = locateRow([p], [column('item', 'string'), column('price', 'number'), column('qty', 'number')], { item: 'Brackets', price: 4, qty: 6 });
+    expect(located.get('price')?.box.y0).toBe(120);
+  });
+
+  test('text documents become pages of characters and lines', () => {
+    const pages = pagesFromLines([
+      { page: 1, y: 0, size: 1, segments: [{ text: 'Total: 12.00', x0: 0, x1: 12 }], text: 'Total: 12.00' },
+    ]);
+    expect(locateAll(pages, column('t', 'number'), 12)[0]).toMatchObject({ label: 'Total', lines: 1 });
+  });
+});
+
+describe('learned layouts', () => {
+  const letterhead: Array<[number, number, string]> = [
+    [50, 30, 'Brightwater Joinery'],
+    [50, 44, 'VAT GB 555 1234 99'],
+  ];
+  const columns = [column('vendor', 'string'), column('total', 'number'), column('date', 'date')];
+  const example = page([...letterhead, [50, 120, '03/04/2024'], [300, 600, 'Pay this'], [450, 600, '310.00']]);
+  const layout: LearnedLayout = {
+    id: 'exmp_1',
+    fingerprint: fingerprintOf([example]),
+    pages: [{ number: 1, width: 600, height: 800 }],
+    fields: [
+      { column_id: 'vendor', value: 'Brightwater Joinery Ltd', page: 1, box: { x0: 50, y0: 30, x1: 160, y1: 40 }, label: null, lines: 1 },
+      { column_id: 'total', value: 310, page: 1, box: { x0: 450, y0: 600, x1: 480, y1: 610 }, label: 'Pay this', lines: 1 },
+      { column_id: 'date', value: '2024-04-03', page: 1, box: { x0: 50, y0: 120, x1: 110, y1: 130 }, label: null, lines: 1, order: 'dmy' },
+    ],
+  };
+
+  test('fingerprints of one issuer match, of another do not', () => {
+    const same = fingerprintOf([page([...letterhead, [50, 120, '17/05/2024']])]);
+    const other = fingerprintOf([page([[50, 30, 'Copperleaf Studio'], [50, 44, 'VAT GB 222 9876 11']])]);
+    expect(layout.fingerprint.identifiers).toContain('GB555123499');
+    expect(fingerprintMatch(same, layout.fingerprint)).toBeGreaterThanOrEqual(LAYOUT_MATCH);
+    expect(fingerprintMatch(other, layout.fingerprint)).toBeLessThan(LAYOUT_MATCH);
+  });
+
+  test("the issuer's next document is read at the example's label and place, its own name as corrected", () => {
+    // A longer document: the amount due moved down, with another amount near where it stood.
+    const next = page([...letterhead, [50, 120, '05/06/2024'], [300, 600, 'Subtotal'], [450, 600, '95.00'], [300, 640, 'Pay this'], [450, 640, '118.75']]);
+    expect(learnedFields([next], columns, [layout]).values).toEqual({ vendor: 'Brightwater Joinery Ltd', total: '118.75', date: '2024-06-05' });
+  });
+
+  test("another issuer's document takes nothing from the layout", () => {
+    const other = page([[50, 30, 'Copperleaf Studio'], [50, 120, '05/06/2024'], [300, 600, 'Pay this'], [450, 600, '40.00']]);
+    expect(learnedFields([other], columns, [layout])).toEqual({ layout: null, values: {} });
+  });
+
+  test('a field the document does not show where the example has it is left to the general model', () => {
+    const next = page([...letterhead, [300, 600, 'Balance'], [450, 600, '118.75']]);
+    expect(learnedFields([next], columns, [layout]).values).toEqual({ vendor: 'Brightwater Joinery Ltd' });
+  });
+});
