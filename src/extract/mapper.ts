@@ -738,7 +738,7 @@ export function mapReading(
   }
   if (options.layouts?.length) {
     const pages = reading.pages?.length ? reading.pages : pagesFromLines(reading.lines);
-    documentFields = withLearned(documentFields, learnedFields(pages, columns, options.layouts).values, columns.length);
+    documentFields = withLearned(documentFields, learnedFields(pages, columns, options.layouts, documentFields.values).values, columns.length);
   }
   return mapDocument({ tables: reading.tables, groups, fields: documentFields, topic: options.topic, defaults, sureness: sureness(reading.lines) }, columns, strictness);
 }

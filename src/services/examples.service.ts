@@ -65,9 +65,15 @@ export function toExample(record: ExampleRecord): Example {
 }
 
 const present = (v: unknown) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
-const norm = (v: unknown) => String(v).normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+/** Text as compared: case, spacing and the punctuation around it aside. */
+const norm = (v: unknown) =>
+  String(v)
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\s+/g, '')
+    .replace(/^["'.,;:#*]+|["'.,;:#*]+$/g, '');
 
-/** Whether an extracted value is the reviewed one: numbers to the cent, dates by day, text alike in case and spacing. */
+/** Whether an extracted value is the reviewed one: numbers to the cent, dates by day, text alike but for case, spacing and the punctuation around it. */
 export function sameValue(a: unknown, b: unknown, column: Pick<Column, 'type'>): boolean {
   if (!present(a) || !present(b)) return !present(a) && !present(b);
   if (column.type === 'number' || column.type === 'currency') return Math.abs(Number(a) - Number(b)) < 0.005;
@@ -87,7 +93,11 @@ const toLayout = (e: ExampleRecord): LearnedLayout & { document: string } => ({
   document: e.file_checksum ?? e.extraction_id,
   fingerprint: { identifiers: e.identifiers, words: e.words },
   pages: e.pages,
-  fields: e.fields.flatMap((f) => (f.page !== null && f.box ? [{ column_id: f.column_id, value: f.value, page: f.page, box: f.box, label: f.label, lines: f.lines, ...(f.order ? { order: f.order } : {}) }] : [])),
+  fields: e.fields.flatMap((f) =>
+    f.page !== null && f.box
+      ? [{ column_id: f.column_id, value: f.value, page: f.page, box: f.box, label: f.label, lines: f.lines, text: f.text, ...(f.order ? { order: f.order } : {}) }]
+      : [],
+  ),
 });
 
 const RENDERED: Partial<Record<string, 'pdf' | 'image'>> = { text_pdf: 'pdf', scanned: 'pdf', image: 'image' };

@@ -97,7 +97,8 @@ describe('learned layouts', () => {
     fingerprint: fingerprintOf([example]),
     pages: [{ number: 1, width: 600, height: 800 }],
     fields: [
-      { column_id: 'vendor', value: 'Brightwater Joinery Ltd', page: 1, box: { x0: 50, y0: 30, x1: 160, y1: 40 }, label: null, lines: 1 },
+      // A person added the legal form the letterhead leaves out.
+      { column_id: 'vendor', value: 'Brightwater Joinery Ltd', page: 1, box: { x0: 50, y0: 30, x1: 160, y1: 40 }, label: null, lines: 1, text: 'Brightwater Joinery' },
       { column_id: 'total', value: 310, page: 1, box: { x0: 450, y0: 600, x1: 480, y1: 610 }, label: 'Pay this', lines: 1 },
       { column_id: 'date', value: '2024-04-03', page: 1, box: { x0: 50, y0: 120, x1: 110, y1: 130 }, label: null, lines: 1, order: 'dmy' },
     ],

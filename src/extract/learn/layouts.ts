@@ -7,6 +7,7 @@
  * is left to the general model.
  */
 import type { Column } from '../../domain/columns';
+import { fits } from '../coerce';
 import type { DayOrder } from '../dates';
 import { IBAN_RE, validIban } from '../fields/values';
 import type { Box, PageModel } from '../layout/page';
@@ -26,6 +27,8 @@ export interface LearnedField {
   box: Box;
   label: string | null;
   lines: number;
+  /** The words the example's document printed there (a person may have corrected them into `value`). */
+  text?: string | null;
   order?: DayOrder;
 }
 
@@ -106,24 +109,54 @@ function closeness(box: Box, size: { width: number; height: number }, other: Box
   return Math.exp(-(dx * dx + dy * dy) / (2 * SIGMA * SIGMA));
 }
 
+/**
+ * How alike two labels are, 0..1: half for the word next to the value (the one that names it:
+ * "Nr." of "Invoice Nr."), half for the words they share, each within a misread letter.
+ */
+export function labelSimilarity(a: string, b: string): number {
+  const [x, y] = [a.split(' '), b.split(' ')];
+  const alike = (p: string, q: string) => similarity(p, q) >= 0.8;
+  const shared = x.filter((p) => y.some((q) => alike(p, q))).length + y.filter((q) => x.some((p) => alike(p, q))).length;
+  return 0.5 * Number(alike(x.at(-1)!, y.at(-1)!)) + (0.5 * shared) / (x.length + y.length);
+}
+
+/** The share of a text's letters and figures that are figures. */
+function figureShare(text: string): number {
+  const figures = text.match(/\p{N}/gu)?.length ?? 0;
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  return figures + letters ? figures / (figures + letters) : 0;
+}
+
+/** Text of the example value's kind: about as long, with about as many figures ("EUR" is no "20,16", a name no "Nr. 4711"). */
+function sameKind(text: string, example: string): boolean {
+  const ratio = text.length / Math.max(1, example.length);
+  return ratio >= 0.4 && ratio <= 2.5 && Math.abs(figureShare(text) - figureShare(example)) <= 0.25;
+}
+
 /** The value of `column` a span shows, read the example's way; null when it shows none. */
 function valueOf(span: Span, column: Column, field: LearnedField): unknown {
-  if (column.type === 'number' || column.type === 'currency') return numberReadings(span.text).length ? span.text : null;
+  if (column.type === 'number' || column.type === 'currency') {
+    return numberReadings(span.text).length && fits(span.text, column) ? span.text : null;
+  }
   if (column.type === 'date') return dateIn(span.text, field.order ?? null);
   if (column.type === 'boolean') return null;
-  return span.text;
+  // A text ending in a colon is a label, not a value.
+  return !/[:：]$/.test(span.text) && sameKind(span.text, String(field.value ?? '')) ? span.text : null;
 }
 
 const MIN_LABEL = 0.75;
 const MIN_PLACE = 0.6;
-const MIN_CONSTANT = 0.8;
+/** Text this alike is the example's (a letter or two misread in twenty), not another branch's or customer's. */
+const MIN_CONSTANT = 0.9;
 
 /** One field of a document read the example's way, or null when it is not where the example shows it. */
-function learnedValue(pages: PageModel[], column: Column, field: LearnedField, sizes: LearnedLayout['pages']): unknown {
+function learnedValue(pages: PageModel[], column: Column, field: LearnedField, sizes: LearnedLayout['pages'], general: unknown): unknown {
   const size = sizes.find((p) => p.number === field.page);
   if (!size) return null;
+  const generalText = general === null || general === undefined ? null : normalizeText(String(general));
   const lastExamplePage = Math.max(...sizes.map((p) => p.number));
   const wanted = field.value === null || field.value === undefined ? '' : normalizeText(String(field.value));
+  const printed = field.text ? normalizeText(field.text) : wanted;
   const label = field.label ? normalizeText(field.label) : null;
   const width = (field.box.x1 - field.box.x0) / size.width;
   let best: { score: number; value: unknown } | null = null;
@@ -135,18 +168,27 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
       if (isTextual(column) ? Math.abs(span.lines - field.lines) > (field.lines > 1 ? 1 : 0) : span.lines !== 1) continue;
       const value = valueOf(span, column, field);
       if (value === null) continue;
-      const labelFit = label && span.label ? similarity(label, normalizeText(span.label)) : 0;
+      const labelFit = label && span.label ? labelSimilarity(label, normalizeText(span.label)) : 0;
       const place = closeness(field.box, size, span.box, page);
-      const constant = isTextual(column) && wanted ? similarity(normalizeText(span.text), wanted) : 0;
+      // The same words printed as on the example (or as the person corrected them): the example's value.
+      const constant = isTextual(column) && wanted ? Math.max(similarity(normalizeText(span.text), printed), similarity(normalizeText(span.text), wanted)) : 0;
       // At the example's label, or where it stood when it had none, or the same text (the issuer's own).
       if (!(labelFit >= MIN_LABEL || (!label && place >= MIN_PLACE) || constant >= MIN_CONSTANT)) continue;
       const spanWidth = (span.box.x1 - span.box.x0) / page.width;
       const extent = Math.min(width, spanWidth) / Math.max(width, spanWidth, 1e-6);
-      const score = (labelFit >= MIN_LABEL ? labelFit : 0) + 0.8 * place + 0.5 * extent + (constant >= MIN_CONSTANT ? 1.5 * constant : 0);
+      // The general model's own choice, when the layout allows it, settles which of two nearly as likely runs of words it is.
+      const agrees = isTextual(column) && generalText !== null && normalizeText(span.text) === generalText ? 0.3 : 0;
+      const score = (labelFit >= MIN_LABEL ? labelFit : 0) + 0.8 * place + 0.5 * extent + (constant >= MIN_CONSTANT ? 1.5 * constant : 0) + agrees;
       if (!best || score > best.score) best = { score, value: constant >= MIN_CONSTANT ? field.value : value };
     }
   }
   return best ? best.value : null;
+}
+
+function sameMagnitude(text: string, other: unknown): boolean {
+  if (other === null || other === undefined) return false;
+  const theirs = typeof other === 'number' ? [other] : numberReadings(String(other));
+  return numberReadings(text).some((a) => theirs.some((b) => Math.abs(Math.abs(a) - Math.abs(b)) < 0.005));
 }
 
 /** The example layout a document matches best, when one matches. */
@@ -162,14 +204,24 @@ export function matchingLayout(pages: PageModel[], layouts: LearnedLayout[]): { 
 }
 
 /** The fields of a document read through the best-matching learned layout (nothing when none matches). */
-export function learnedFields(pages: PageModel[], columns: Column[], layouts: LearnedLayout[]): { layout: string | null; values: Record<string, unknown> } {
+export function learnedFields(
+  pages: PageModel[],
+  columns: Column[],
+  layouts: LearnedLayout[],
+  general: Record<string, unknown> = {},
+): { layout: string | null; values: Record<string, unknown> } {
   const found = matchingLayout(pages, layouts);
   if (!found) return { layout: null, values: {} };
   const values: Record<string, unknown> = {};
   for (const field of found.layout.fields) {
     const column = columns.find((c) => c.id === field.column_id);
     if (!column) continue;
-    const value = learnedValue(pages, column, field, found.layout.pages);
+    const own = general[column.id];
+    // The general model already read the issuer's own text (its name, its currency): it stays.
+    if (isTextual(column) && own !== null && own !== undefined && normalizeText(String(own)) === normalizeText(String(field.value ?? ''))) continue;
+    const value = learnedValue(pages, column, field, found.layout.pages, own);
+    // The same amount as the general model's: its sign, which the document's kind decides (a credit note), stays the general model's.
+    if ((column.type === 'number' || column.type === 'currency') && typeof value === 'string' && sameMagnitude(value, own)) continue;
     if (value !== null && value !== undefined && value !== '') values[column.id] = value;
   }
   return { layout: found.layout.id, values };

@@ -72,10 +72,15 @@ function segmentUnder(block: Box, above: Line, below: Line): Line['segments'][nu
 
 const LABEL_WORDS = 6;
 
-/** Labels name fields; words with figures in them are values ("Ref 4471" above a date is no label of it). */
+/**
+ * Labels name fields; words with figures in them are values: a label is the run of words without
+ * figures just before the value ("Invoice (380) No." labels with "No."; "Ref 4471" above a date
+ * is no label of it).
+ */
 const asLabel = (text: string) => {
-  const label = text.replace(/[:：]\s*$/, '').trim();
-  return label && !/\d/.test(label) ? label : null;
+  const words = text.replace(/[:：]\s*$/, '').trim().split(/\s+/);
+  const start = words.findLastIndex((w) => /\d/.test(w)) + 1;
+  return words.slice(start).join(' ') || null;
 };
 
 function labelOf(lines: Line[], k: number, segment: number, from: number): string | null {
