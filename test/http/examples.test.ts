@@ -181,4 +181,17 @@ describe('review and learn', () => {
     expect(fields(await extract(tableId, second, 'statement-4502.pdf'))).not.toEqual(SECOND_RIGHT);
     expect((await app.request('GET', `${P}/tables/${tableId}/examples/${exampleId}`)).status).toBe(404);
   });
+
+  test('an update in rows/bulk is a review too; one that changes nothing records nothing', async () => {
+    const rows = (await app.request('GET', `${P}/tables/${tableId}/rows?order=created_at.asc`)).body.rows;
+    const last = rows.at(-1);
+    const same = await app.request('POST', `${P}/tables/${tableId}/rows/bulk`, { body: { updates: [{ id: last.id, data: { vendor: last.vendor } }] } });
+    expect(same.status).toBe(200);
+    expect((await app.request('GET', `${P}/tables/${tableId}/examples`)).body.examples).toEqual([]);
+    const fixed = await app.request('POST', `${P}/tables/${tableId}/rows/bulk`, { body: { updates: [{ id: last.id, data: { total: 284.25, invoice_date: '2024-06-05' } }] } });
+    expect(fixed.status).toBe(200);
+    const examples = (await app.request('GET', `${P}/tables/${tableId}/examples`)).body.examples;
+    expect(examples.map((e: { row_id: string }) => e.row_id)).toEqual([last.id]);
+    expect(examples[0].fields.find((f: { column_id: string }) => f.column_id === 'total')).toMatchObject({ value: 284.25, corrected: true, label: 'Settle by transfer' });
+  });
 });
