@@ -13,7 +13,7 @@ import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
 import {
-  fingerprintOf,
+  exampleFingerprint,
   locateRow,
   pagesFromLines,
   readDocument,
@@ -229,7 +229,7 @@ export class ExamplesService {
         ...(at?.order ? { order: at.order } : {}),
       };
     });
-    const fingerprint = fingerprintOf(pages);
+    const fingerprint = exampleFingerprint(pages, Object.values(values));
     const now = this.clock.now();
     this.examples.put({
       id: existing?.id ?? newId('exmp', now),

@@ -78,7 +78,19 @@ export function fingerprintOf(pages: PageModel[]): Fingerprint {
   return { identifiers: [...ids].sort(), words: [...words].sort() };
 }
 
-/** How alike two fingerprints are, 0..1: the letterheads' shared words, raised by shared identifiers. */
+/** An example document's fingerprint: its identifiers but those that are its own field values (its invoice number). */
+export function exampleFingerprint(pages: PageModel[], values: unknown[]): Fingerprint {
+  const own = new Set(values.filter((v) => v !== null && v !== undefined).map((v) => String(v).replace(/[\s.\-/]/g, '').toUpperCase()));
+  const fingerprint = fingerprintOf(pages);
+  return { ...fingerprint, identifiers: fingerprint.identifiers.filter((id) => !own.has(id)) };
+}
+
+/**
+ * How alike two fingerprints are, 0..1. An identifier both print (a tax id, an IBAN) says one
+ * issuer even when the recogniser garbled the letterhead; two documents that each print
+ * identifiers but share none are different issuers unless their letterheads are nearly the same
+ * (words a document tool prints on every issuer's page would otherwise join them).
+ */
 export function fingerprintMatch(a: Fingerprint, b: Fingerprint): number {
   const words = new Set(a.words);
   const shared = b.words.filter((w) => words.has(w)).length;
@@ -86,7 +98,9 @@ export function fingerprintMatch(a: Fingerprint, b: Fingerprint): number {
   const jaccard = union ? shared / union : 0;
   const ids = new Set(a.identifiers);
   const sharedIds = b.identifiers.filter((i) => ids.has(i)).length;
-  return Math.min(1, jaccard + Math.min(0.3, 0.15 * sharedIds));
+  if (sharedIds > 0) return jaccard >= 0.1 ? Math.min(1, 0.5 + jaccard / 2) : 0;
+  if (a.identifiers.length && b.identifiers.length) return jaccard >= 0.7 ? jaccard : 0;
+  return jaccard;
 }
 
 /** Fingerprints at least this alike are one issuer's layout. */
@@ -120,6 +134,11 @@ export function labelSimilarity(a: string, b: string): number {
   return 0.5 * Number(alike(x.at(-1)!, y.at(-1)!)) + (0.5 * shared) / (x.length + y.length);
 }
 
+const decimalsOf = (text: string) => /[.,](\d{1,3})\D*$/.exec(text.trim())?.[1]?.length ?? 0;
+
+/** Text without its spacing and punctuation, which a recogniser gets wrong most often. */
+const compact = (text: string) => text.replace(/[\s\p{P}]+/gu, '');
+
 /** The share of a text's letters and figures that are figures. */
 function figureShare(text: string): number {
   const figures = text.match(/\p{N}/gu)?.length ?? 0;
@@ -127,15 +146,22 @@ function figureShare(text: string): number {
   return figures + letters ? figures / (figures + letters) : 0;
 }
 
-/** Text of the example value's kind: about as long, with about as many figures ("EUR" is no "20,16", a name no "Nr. 4711"). */
+/**
+ * Text of the example value's kind: about as long, in about as many words (one when the example's
+ * is one: an id, a code), with about as many figures ("EUR" is no "20,16", a name no "Nr. 4711").
+ */
 function sameKind(text: string, example: string): boolean {
   const ratio = text.length / Math.max(1, example.length);
-  return ratio >= 0.4 && ratio <= 2.5 && Math.abs(figureShare(text) - figureShare(example)) <= 0.25;
+  const [words, exampleWords] = [text.split(/\s+/).length, example.split(/\s+/).length];
+  const wordsAlike = exampleWords === 1 ? words === 1 : Math.abs(words - exampleWords) <= Math.max(1, Math.round(0.3 * exampleWords));
+  return ratio >= 0.4 && ratio <= 2.5 && wordsAlike && Math.abs(figureShare(text) - figureShare(example)) <= 0.25;
 }
 
 /** The value of `column` a span shows, read the example's way; null when it shows none. */
 function valueOf(span: Span, column: Column, field: LearnedField): unknown {
   if (column.type === 'number' || column.type === 'currency') {
+    // As many decimals as the example printed: "212" where "2.12" stood lost its point to the recogniser.
+    if (field.text && decimalsOf(field.text) !== decimalsOf(span.text)) return null;
     return numberReadings(span.text).length && fits(span.text, column) ? span.text : null;
   }
   if (column.type === 'date') return dateIn(span.text, field.order ?? null);
@@ -155,8 +181,8 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
   if (!size) return null;
   const generalText = general === null || general === undefined ? null : normalizeText(String(general));
   const lastExamplePage = Math.max(...sizes.map((p) => p.number));
-  const wanted = field.value === null || field.value === undefined ? '' : normalizeText(String(field.value));
-  const printed = field.text ? normalizeText(field.text) : wanted;
+  const wanted = field.value === null || field.value === undefined ? '' : compact(normalizeText(String(field.value)));
+  const printed = field.text ? compact(normalizeText(field.text)) : wanted;
   const label = field.label ? normalizeText(field.label) : null;
   const width = (field.box.x1 - field.box.x0) / size.width;
   let best: { score: number; value: unknown } | null = null;
@@ -171,7 +197,8 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
       const labelFit = label && span.label ? labelSimilarity(label, normalizeText(span.label)) : 0;
       const place = closeness(field.box, size, span.box, page);
       // The same words printed as on the example (or as the person corrected them): the example's value.
-      const constant = isTextual(column) && wanted ? Math.max(similarity(normalizeText(span.text), printed), similarity(normalizeText(span.text), wanted)) : 0;
+      const own = compact(normalizeText(span.text));
+      const constant = isTextual(column) && wanted ? Math.max(similarity(own, printed), similarity(own, wanted)) : 0;
       // At the example's label, or where it stood when it had none, or the same text (the issuer's own).
       if (!(labelFit >= MIN_LABEL || (!label && place >= MIN_PLACE) || constant >= MIN_CONSTANT)) continue;
       const spanWidth = (span.box.x1 - span.box.x0) / page.width;
