@@ -9,6 +9,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   pdf: () => import('./pdf'),
   ocr: () => import('./ocr'),
   'receipts-ocr': () => import('./ocr-receipts'),
+  learn: () => import('./learn'),
   fuzz: () => import('./fuzz'),
   crash: () => import('./crash'),
   console: () => import('./console'),

@@ -201,10 +201,16 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     await waitForText('[role="status"]', /Saved SKU/);
     const stored = (await (await api(`/v1/projects/proj_default/tables/${tableId}/rows/${rowId}`)).json()) as Record<string, unknown>;
     expect(stored.sku).toBe('C-399');
-    // Arrow keys move between cells.
-    await page.focus(cell);
+    // The saved cell keeps the focus, so the arrow keys go on from it.
+    const focused = () => page.evaluate(() => [document.activeElement?.closest('[data-row-id]')?.getAttribute('data-row-id'), document.activeElement?.getAttribute('data-col')]);
+    expect(await focused()).toEqual([rowId, '0']);
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-col') === '1');
+    // Escape leaves the editor for the cell too.
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`[data-row-id="${rowId}"] input[aria-label="Edit Product Name"]`);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction((id) => document.activeElement?.getAttribute('data-col') === '1' && document.activeElement?.closest('[data-row-id]')?.getAttribute('data-row-id') === id, {}, rowId);
 
     // Another client changes the row after the grid loaded it.
     await api(`/v1/projects/proj_default/tables/${tableId}/rows/${rowId}`, { method: 'PATCH', body: JSON.stringify({ category: 'Outdoor' }) });
@@ -331,6 +337,9 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     await page.goto(`${server.url}/#/tables/${tableId}/batches`);
     await page.waitForFunction(() => document.querySelectorAll('table.list tbody tr').length === 2);
     const batchId = await page.$eval('table.list tbody tr code', (el) => (el as { innerText: string }).innerText);
+    // Each batch names its files, with their status and rows.
+    expect(await text(`tr[data-batch-id="${batchId}"] .batch-files`)).toBe('text.txt: complete, 1 rows');
+    expect(await text('table.list tbody tr:nth-child(2) .batch-files')).toMatch(/prices\.pdf: complete, 2 rows\s+prices\.csv: complete, 3 rows|prices\.csv: complete, 3 rows\s+prices\.pdf: complete, 2 rows/);
     await clickButton(new RegExp(`^Download batch ${batchId} as JSON$`));
     for (let i = 0; i < 100 && !readdirSync(downloads).includes(`${batchId}.json`); i++) await Bun.sleep(50);
     expect(readdirSync(downloads).some((f) => f.startsWith(batchId))).toBe(true);

@@ -1,13 +1,28 @@
+import { ApiError } from './api';
 import { COLUMN_TYPES, type Column, type ColumnType } from '../../src/domain/columns';
 
+/** The messages of a 400 about one draft column (`columns_json[2].name`, `columns_json[2]`, ...). */
+function columnMessages(error: unknown, index: number): string[] {
+  if (!(error instanceof ApiError)) return [];
+  const prefix = `columns_json[${index}]`;
+  return Object.entries(error.fields)
+    .filter(([path]) => path === prefix || path.startsWith(`${prefix}.`))
+    .map(([path, list]) => `${path === prefix ? '' : `${path.slice(prefix.length + 1)}: `}${list[0]?.message ?? ''}`);
+}
+
 /** Draft columns for a table being created (scratch or from a sample): name, type, options. */
-export function DraftColumns({ columns, onChange, errors }: { columns: Column[]; onChange: (columns: Column[]) => void; errors?: (path: string) => string | undefined }) {
+export function DraftColumns({ columns, onChange, error }: { columns: Column[]; onChange: (columns: Column[]) => void; error?: unknown }) {
   const update = (index: number, patch: Partial<Column>) => onChange(columns.map((c, i) => (i === index ? { ...c, ...patch } : c)));
   return (
     <fieldset class="draft-columns">
       <legend>Columns</legend>
+      {error instanceof ApiError && error.fieldMessage('columns_json') ? (
+        <small class="field-error" role="alert">
+          {error.fieldMessage('columns_json')}
+        </small>
+      ) : null}
       {columns.map((column, index) => (
-        <div class="draft-column">
+        <div class="draft-column" data-index={index}>
           <label>
             <span class="sr-only">Column {index + 1} name</span>
             <input value={column.name} placeholder="Name" onInput={(e) => update(index, { name: e.currentTarget.value, id: toId(e.currentTarget.value) })} />
@@ -29,7 +44,11 @@ export function DraftColumns({ columns, onChange, errors }: { columns: Column[];
           <button type="button" class="link" aria-label={`Remove column ${column.name || index + 1}`} onClick={() => onChange(columns.filter((_, i) => i !== index))}>
             Remove
           </button>
-          {errors?.(`columns_json[${index}].name`) ? <small class="field-error">{errors(`columns_json[${index}].name`)}</small> : null}
+          {columnMessages(error, index).map((message) => (
+            <small class="field-error" role="alert">
+              {message}
+            </small>
+          ))}
         </div>
       ))}
       <button type="button" onClick={() => onChange([...columns, { id: '', name: '', type: 'string', required: false }])}>

@@ -3,7 +3,7 @@ import { ApiError, call } from './api';
 import { splitList } from './columns-editor';
 import { COLUMN_TYPES, type Column, type ColumnType } from '../../src/domain/columns';
 import type { Table } from '../../src/domain/tables';
-import { Field } from './ui';
+import { Field, FormAlert } from './ui';
 
 type Reply = { body: Table; etag: string | null };
 
@@ -74,7 +74,9 @@ export function ColumnsPanel({ path, table, etag, onChanged, onReload }: { path:
   );
 }
 
-function ConflictOrError({ error, onReload }: { error: unknown; onReload: () => void }) {
+const FORM_FIELDS = ['name', 'type', 'options', 'currency_code', 'description'];
+
+function ConflictOrError({ error, onReload, beside = () => false }: { error: unknown; onReload: () => void; beside?: (path: string) => boolean }) {
   if (!error) return null;
   if (error instanceof ApiError && error.status === 409)
     return (
@@ -85,7 +87,7 @@ function ConflictOrError({ error, onReload }: { error: unknown; onReload: () => 
         </button>
       </p>
     );
-  if (error instanceof ApiError && Object.keys(error.fields).length) return null;
+  if (error instanceof ApiError && Object.keys(error.fields).length) return <FormAlert error={error} beside={beside} />;
   return (
     <p class="alert" role="alert">
       {error instanceof Error ? error.message : String(error)}
@@ -135,7 +137,7 @@ function ColumnForm({
         </select>
       </Field>
       {draft.type === 'enum' || draft.type === 'multi_select' ? (
-        <Field label="Options" hint="Comma separated" error={fieldError('options')}>
+        <Field label="Options" hint="Comma separated" error={fieldError('options') ?? optionsError(error)}>
           <input name="options" value={(draft.options ?? []).join(', ')} onInput={(e) => set({ options: splitList(e.currentTarget.value) })} />
         </Field>
       ) : null}
@@ -173,7 +175,13 @@ function ColumnForm({
           </button>
         ) : null}
       </div>
-      <ConflictOrError error={error} onReload={onReload} />
+      <ConflictOrError error={error} onReload={onReload} beside={(path) => FORM_FIELDS.includes(path) || /^options\[\d+\]$/.test(path)} />
     </form>
   );
+}
+
+function optionsError(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const path = Object.keys(error.fields).find((p) => /^options\[\d+\]$/.test(p));
+  return path ? `${path}: ${error.fieldMessage(path)}` : undefined;
 }

@@ -53,14 +53,14 @@ class RowPages {
   }
 }
 
-function display(value: unknown): string {
+export function display(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.join(', ');
   return String(value);
 }
 
 /** How a cell shows its value: amounts in their currency, numbers grouped; the editor gets the raw value. */
-function formatCell(column: Column, value: unknown): string {
+export function formatCell(column: Column, value: unknown): string {
   if (typeof value === 'number' && column.type === 'currency') {
     try {
       return new Intl.NumberFormat(undefined, { style: 'currency', currency: column.currency_code ?? 'USD' }).format(value);
@@ -72,7 +72,7 @@ function formatCell(column: Column, value: unknown): string {
   return display(value);
 }
 
-function parseInput(column: Column, text: string): unknown {
+export function parseInput(column: Column, text: string): unknown {
   if (text.trim() === '') return null;
   if (column.type === 'multi_select' || column.type === 'array') return text.split(',').map((s) => s.trim()).filter(Boolean);
   return text;
@@ -90,6 +90,8 @@ export function RowsGrid({ project, table, onTableChanged }: { project: string; 
   const [message, setMessage] = useState<{ text: string; kind: 'done' | 'error' | 'conflict' } | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const [menu, setMenu] = useState<Column | null>(null);
+  // The cell whose editor Enter or Escape closed: focus goes back to it so the arrow keys go on working.
+  const refocus = useRef<{ rowId: string; col: number } | null>(null);
 
   if (!pages.current || pages.current.params !== params || pages.current.path !== path) {
     pages.current = new RowPages(path, params, redraw);
@@ -115,6 +117,12 @@ export function RowsGrid({ project, table, onTableChanged }: { project: string; 
   virtualizer.setOptions({ ...virtualizer.options, count });
   useLayoutEffect(() => virtualizer._didMount(), []);
   useLayoutEffect(() => virtualizer._willUpdate());
+  useLayoutEffect(() => {
+    if (!refocus.current || editing) return;
+    const cell = scroller.current?.querySelector(`[data-row-id="${refocus.current.rowId}"] [data-col="${refocus.current.col}"]`) as HTMLElement | null;
+    refocus.current = null;
+    cell?.focus();
+  });
 
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.length ? items[items.length - 1]!.index : PAGE_SIZE;
@@ -143,8 +151,12 @@ export function RowsGrid({ project, table, onTableChanged }: { project: string; 
     onTableChanged();
   };
 
-  const save = async (row: Row, column: Column, text: string) => {
+  const closeEditor = (row: Row, column: Column, byKey: boolean) => {
+    if (byKey) refocus.current = { rowId: row.id, col: columns.indexOf(column) };
     setEditing(null);
+  };
+  const save = async (row: Row, column: Column, text: string, byKey: boolean) => {
+    closeEditor(row, column, byKey);
     setMessage(null);
     try {
       // The row's ETag is its id and updated_at as loaded: a change made elsewhere since is a 409.
@@ -275,7 +287,7 @@ export function RowsGrid({ project, table, onTableChanged }: { project: string; 
                     {columns.map((column) =>
                       editing?.row === row && editing.column === column ? (
                         <span role="gridcell">
-                          <CellEditor column={column} value={display(row[column.id])} onSave={(text) => save(row, column, text)} onCancel={() => setEditing(null)} />
+                          <CellEditor column={column} value={display(row[column.id])} onSave={(text, byKey) => save(row, column, text, byKey)} onCancel={(byKey) => closeEditor(row, column, byKey)} />
                         </span>
                       ) : (
                         <span
@@ -325,16 +337,17 @@ export function RowsGrid({ project, table, onTableChanged }: { project: string; 
   );
 }
 
-function CellEditor({ column, value, onSave, onCancel }: { column: Column; value: string; onSave: (text: string) => void; onCancel: () => void }) {
+/** `byKey`: closed with Enter or Escape (the caller puts focus back), not by leaving the field. */
+export function CellEditor({ column, value, onSave, onCancel, label: givenLabel }: { column: Column; value: string; onSave: (text: string, byKey: boolean) => void; onCancel: (byKey: boolean) => void; label?: string }) {
   const [text, setText] = useState(value);
   const ref = useRef<HTMLInputElement & HTMLSelectElement>(null);
   // Enter then the blur of the removed input must not save twice.
   const finished = useRef(false);
-  const finish = (save: boolean, value: string) => {
+  const finish = (save: boolean, value: string, byKey = false) => {
     if (finished.current) return;
     finished.current = true;
-    if (save) onSave(value);
-    else onCancel();
+    if (save) onSave(value, byKey);
+    else onCancel(byKey);
   };
   // Before paint, so the first key typed after Enter already lands in the selected value.
   useLayoutEffect(() => {
@@ -343,14 +356,20 @@ function CellEditor({ column, value, onSave, onCancel }: { column: Column; value
     if (ref.current instanceof HTMLInputElement) ref.current.select();
   }, []);
   const keys = (e: KeyboardEvent) => {
-    if (e.key === 'Enter') finish(true, text);
-    if (e.key === 'Escape') finish(false, text);
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      finish(true, text, true);
+    }
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      finish(false, text, true);
+    }
   };
-  const label = `Edit ${column.name}`;
+  const label = givenLabel ?? `Edit ${column.name}`;
   if (column.type === 'enum' || column.type === 'boolean') {
     const options = column.type === 'boolean' ? ['true', 'false'] : column.options ?? [];
     return (
-      <select ref={ref} aria-label={label} value={text} onChange={(e) => finish(true, e.currentTarget.value)} onKeyDown={keys} onBlur={() => finish(false, text)}>
+      <select ref={ref} aria-label={label} value={text} onChange={(e) => finish(true, e.currentTarget.value, true)} onKeyDown={keys} onBlur={() => finish(false, text)}>
         <option value="">(empty)</option>
         {options.map((o) => (
           <option value={o}>{o}</option>

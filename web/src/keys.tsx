@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { KeyRole } from '../../src/domain/keys';
 import { api, query } from './api';
 import type { List, Me } from './types';
-import { Alert, Field, when } from './ui';
+import { Alert, Field, FormAlert, fieldErrorOf, when } from './ui';
 
 interface ApiKey {
   id: string;
@@ -114,17 +114,17 @@ function CreateKey({ onCreated }: { onCreated: (value: string) => void }) {
   };
   return (
     <form class="panel" onSubmit={submit} aria-label="New API key">
-      <Field label="Name">
+      <Field label="Name" error={fieldErrorOf(error, 'name')}>
         <input name="key-name" value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
       </Field>
-      <Field label="Role">
+      <Field label="Role" error={fieldErrorOf(error, 'role')}>
         <select name="key-role" value={role} onChange={(e) => setRole(e.currentTarget.value as ApiKey['role'])}>
           <option value="read">read</option>
           <option value="write">write</option>
           <option value="admin">admin</option>
         </select>
       </Field>
-      <Alert error={error} />
+      <FormAlert error={error} beside={(path) => path === 'name' || path === 'role'} />
       <button type="submit">Create key</button>
     </form>
   );

@@ -3,17 +3,21 @@ import { api, call, download, query } from './api';
 import { ColumnsPanel } from './columns';
 import { ExtractPanel } from './extract';
 import { RowsGrid } from './grid';
+import { ReviewView } from './review';
+import { TableSettings } from './table-settings';
 import { EXPORT_FORMATS, type ExportFormat } from '../../src/domain/exports';
 import type { Table } from '../../src/domain/tables';
-import type { Batch, List } from './types';
+import type { Batch, BatchDetail, List } from './types';
 import { Alert, when } from './ui';
 
 const TABS = [
   ['rows', 'Rows'],
+  ['review', 'Review'],
   ['extract', 'Extract'],
   ['columns', 'Columns'],
   ['batches', 'Batches'],
   ['export', 'Export'],
+  ['settings', 'Settings'],
 ] as const;
 
 export function TableView({ project, tableId, tab }: { project: string; tableId: string; tab: string }) {
@@ -60,6 +64,10 @@ export function TableView({ project, tableId, tab }: { project: string; tableId:
         <BatchesPanel project={project} table={table} selected={location.hash.split('/')[4]} />
       ) : tabName === 'export' ? (
         <ExportPanel project={project} table={table} />
+      ) : tabName === 'review' ? (
+        <ReviewView project={project} table={table} batchId={location.hash.split('/')[4]} />
+      ) : tabName === 'settings' ? (
+        <TableSettings path={path} table={table} onChanged={(t, e) => { setTable(t); setEtag(e); }} />
       ) : (
         <RowsGrid key={version} project={project} table={table} onTableChanged={() => load(false)} />
       )}
@@ -67,13 +75,16 @@ export function TableView({ project, tableId, tab }: { project: string; tableId:
   );
 }
 
+/** The table's batches with their files (name, status, rows, error); downloads only for batches that wrote rows. */
 function BatchesPanel({ project, table, selected }: { project: string; table: Table; selected?: string }) {
-  const [batches, setBatches] = useState<Batch[] | null>(null);
+  const [batches, setBatches] = useState<BatchDetail[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
+    // The list leaves out each batch's files; a batch's own record has them.
     api
       .get<List<'batches', Batch>>(`/v1/projects/${project}/batches${query({ limit: 50, filter: `table_id.eq.${table.id}` })}`)
-      .then((list) => setBatches(list.batches))
+      .then((list) => Promise.all(list.batches.map((b) => api.get<BatchDetail>(`/v1/projects/${project}/batches/${b.id}`))))
+      .then(setBatches)
       .catch(setError);
   }, [table.id]);
   const get = (batch: Batch, format: ExportFormat) =>
@@ -82,11 +93,11 @@ function BatchesPanel({ project, table, selected }: { project: string; table: Ta
     <div>
       <Alert error={error} />
       {batches === null ? (
-        <p class="muted">Loading…</p>
+        error ? null : <p class="muted">Loading…</p>
       ) : batches.length === 0 ? (
         <p class="muted">No extractions into this table yet.</p>
       ) : (
-        <table class="list">
+        <table class="list batches">
           <thead>
             <tr>
               <th scope="col">Batch</th>
@@ -94,25 +105,44 @@ function BatchesPanel({ project, table, selected }: { project: string; table: Ta
               <th scope="col">Rows</th>
               <th scope="col">Files</th>
               <th scope="col">Started</th>
-              <th scope="col">Downloads</th>
+              <th scope="col">Review and downloads</th>
             </tr>
           </thead>
           <tbody>
             {batches.map((b) => (
-              <tr class={b.id === selected ? 'highlight' : ''} aria-current={b.id === selected ? 'true' : undefined}>
+              <tr class={b.id === selected ? 'highlight' : ''} aria-current={b.id === selected ? 'true' : undefined} data-batch-id={b.id}>
                 <td>
                   <code>{b.id}</code>
                 </td>
                 <td>{b.status}</td>
                 <td class="num">{b.total_rows ?? ''}</td>
-                <td class="num">{b.file_count ?? ''}</td>
+                <td>
+                  <ul class="batch-files" aria-label={`Files of batch ${b.id}`}>
+                    {b.extractions.map((x) => (
+                      <li class={x.status} data-file={x.file_name}>
+                        <strong>{x.file_name}</strong>: {x.status}
+                        {x.row_count !== null ? `, ${x.row_count} rows` : ''}
+                        {x.error ? <span class="file-error"> — {x.error}</span> : null}
+                      </li>
+                    ))}
+                  </ul>
+                </td>
                 <td>{when(b.created_at)}</td>
-                <td class="actions">
-                  {EXPORT_FORMATS.map((f) => (
-                    <button class="link" onClick={() => get(b, f)} aria-label={`Download batch ${b.id} as ${f.toUpperCase()}`}>
-                      {f.toUpperCase()}
-                    </button>
-                  ))}
+                <td>
+                  {(b.total_rows ?? 0) > 0 ? (
+                    <div class="actions">
+                      <a href={`#/tables/${table.id}/review/${b.id}`} aria-label={`Review batch ${b.id}`}>
+                        Review
+                      </a>
+                      {EXPORT_FORMATS.map((f) => (
+                        <button class="link" onClick={() => get(b, f)} aria-label={`Download batch ${b.id} as ${f.toUpperCase()}`}>
+                          {f.toUpperCase()}
+                        </button>
+                      ))}
+                    </div>
+                  ) : (
+                    <span class="muted">no rows</span>
+                  )}
                 </td>
               </tr>
             ))}

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, call, query } from './api';
+import { api, call, query } from './api';
 import { DraftColumns } from './columns-editor';
 import { columnsFromSuggestion, type SuggestedColumn } from './draft';
 import type { Column } from '../../src/domain/columns';
 import type { Table } from '../../src/domain/tables';
 import type { List, Template } from './types';
-import { Alert, Field, navigate, when } from './ui';
+import { Alert, Field, FormAlert, fieldErrorOf, navigate, when } from './ui';
 
 export function TablesPage({ project }: { project: string }) {
   const base = `/v1/projects/${project}/tables`;
@@ -171,7 +171,9 @@ function CreateTable({ project, onCreated }: { project: string; onCreated: (tabl
       setBusy(false);
     }
   };
-  const fieldError = (path: string) => (error instanceof ApiError ? error.fieldMessage(path) : undefined);
+  const fieldError = (path: string) => fieldErrorOf(error, path);
+  // Template tables send only their name; the other sources also send the draft columns.
+  const beside = (path: string) => path === 'name' || (source !== 'template' && /^columns_json(\[\d+\]|$)/.test(path));
 
   return (
     <form class="panel" onSubmit={create} aria-label="New table">
@@ -224,8 +226,8 @@ function CreateTable({ project, onCreated }: { project: string; onCreated: (tabl
           </button>
         </div>
       ) : null}
-      {source !== 'template' ? <DraftColumns columns={columns} onChange={setColumns} errors={fieldError} /> : null}
-      <Alert error={error} />
+      {source !== 'template' ? <DraftColumns columns={columns} onChange={setColumns} error={error} /> : null}
+      <FormAlert error={error} beside={beside} />
       <button type="submit" disabled={busy}>
         Create table
       </button>

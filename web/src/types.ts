@@ -50,3 +50,56 @@ export interface Batch {
   file_count?: number;
   created_at: number;
 }
+
+export interface Extraction {
+  id: string;
+  file_name: string;
+  status: 'pending' | 'processing' | 'complete' | 'failed';
+  row_count: number | null;
+  error: string | null;
+}
+
+export type BatchDetail = Batch & { extractions: Extraction[]; success_count?: number; fail_count?: number };
+
+/** A box in points on its page, origin top-left. */
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** Where a row's values are on the pages of the document it came from. */
+export interface Provenance {
+  row_id: string;
+  extraction_id: string;
+  batch_id: string;
+  file_name: string;
+  pages: { number: number; width: number; height: number; image: boolean }[];
+  fields: { column_id: string; page: number; box: Box; text: string; label: string | null }[];
+}
+
+/** A corrected document of a table, which teaches the extraction its issuer's layout. */
+export interface Example {
+  id: string;
+  table_id: string;
+  row_id: string;
+  extraction_id: string;
+  batch_id: string | null;
+  file_name: string | null;
+  fields: { column_id: string; value: unknown; corrected: boolean; page: number | null; box: Box | null; label: string | null }[];
+  identifiers: string[];
+  created_at: number;
+  updated_at: number;
+}
+
+export interface Evaluation {
+  table_id: string;
+  documents: number;
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+  columns: { column_id: string; name: string; precision: number | null; recall: number | null; f1: number | null; support: number }[];
+  worst: { example_id: string; row_id: string; extraction_id: string; file_name: string | null; f1: number | null; wrong: string[] }[];
+  duration_ms: number;
+}

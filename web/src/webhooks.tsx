@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { BATCH_EVENTS, type WebhookEvent } from '../../src/domain/webhooks';
 import { ApiError, api, query } from './api';
 import type { Delivery, List, Me, Webhook } from './types';
-import { Alert, Field, when } from './ui';
+import { Alert, Field, FormAlert, fieldErrorOf, when } from './ui';
 
 interface TestResult {
   status: string;
@@ -72,7 +72,8 @@ function CreateWebhook({ base, onCreated }: { base: string; onCreated: (hook: We
       setError(err);
     }
   };
-  const fieldError = (path: string) => (error instanceof ApiError ? error.fieldMessage(path) : undefined);
+  const fieldError = (path: string) => fieldErrorOf(error, path);
+  const eventsError = fieldError('events') ?? (error instanceof ApiError ? Object.keys(error.fields).filter((p) => p.startsWith('events[')).map((p) => error.fieldMessage(p))[0] : undefined);
   return (
     <form class="panel" onSubmit={submit} aria-label="New webhook">
       <Field label="Name" error={fieldError('name')}>
@@ -93,9 +94,13 @@ function CreateWebhook({ base, onCreated }: { base: string; onCreated: (hook: We
             {name}
           </label>
         ))}
-        {fieldError('events') ? <small class="field-error">{fieldError('events')}</small> : null}
+        {eventsError ? (
+          <small class="field-error" role="alert">
+            {eventsError}
+          </small>
+        ) : null}
       </fieldset>
-      {error && !(error instanceof ApiError && Object.keys(error.fields).length) ? <Alert error={error} /> : null}
+      <FormAlert error={error} beside={(path) => path === 'name' || path === 'url' || path === 'events' || path.startsWith('events[')} />
       <button type="submit">Create webhook</button>
     </form>
   );
