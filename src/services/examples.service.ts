@@ -198,13 +198,14 @@ export class ExamplesService {
   }
 
   /**
-   * Inside the write's transaction: a person changed a row that came from a document, so the
-   * document becomes (or stays) an example with the row's values as reviewed.
+   * Inside the write's transaction: a person wrote to a row that came from a document (corrected
+   * it, or confirmed it with its own values), so the document becomes (or stays) an example with
+   * the row's values as reviewed.
    */
   reviewed(table: TableRecord, previous: RowRecord, row: RowRecord): void {
     if (!previous.extraction_id) return;
+    // A write that changes nothing confirms the row as extracted: an example all the same.
     const changed = table.columns_json.filter((c) => JSON.stringify(previous.values[table.slots[c.id]!] ?? null) !== JSON.stringify(row.values[table.slots[c.id]!] ?? null));
-    if (!changed.length) return;
     const extraction = this.batches.getExtraction(previous.extraction_id);
     if (!extraction) return;
     const reading = extraction.file_checksum ? this.readings.get(extraction.file_checksum) : undefined;

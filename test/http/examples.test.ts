@@ -182,12 +182,14 @@ describe('review and learn', () => {
     expect((await app.request('GET', `${P}/tables/${tableId}/examples/${exampleId}`)).status).toBe(404);
   });
 
-  test('an update in rows/bulk is a review too; one that changes nothing records nothing', async () => {
+  test('an update in rows/bulk is a review too; one that changes nothing confirms the row', async () => {
     const rows = (await app.request('GET', `${P}/tables/${tableId}/rows?order=created_at.asc`)).body.rows;
     const last = rows.at(-1);
     const same = await app.request('POST', `${P}/tables/${tableId}/rows/bulk`, { body: { updates: [{ id: last.id, data: { vendor: last.vendor } }] } });
     expect(same.status).toBe(200);
-    expect((await app.request('GET', `${P}/tables/${tableId}/examples`)).body.examples).toEqual([]);
+    const confirmed = (await app.request('GET', `${P}/tables/${tableId}/examples`)).body.examples;
+    expect(confirmed).toHaveLength(1);
+    expect(confirmed[0].fields.every((f: { corrected: boolean }) => !f.corrected)).toBe(true);
     const fixed = await app.request('POST', `${P}/tables/${tableId}/rows/bulk`, { body: { updates: [{ id: last.id, data: { total: 284.25, invoice_date: '2024-06-05' } }] } });
     expect(fixed.status).toBe(200);
     const examples = (await app.request('GET', `${P}/tables/${tableId}/examples`)).body.examples;
