@@ -53,7 +53,7 @@ const RUN_ELSEWHERE: Array<{ command: string; scripts?: string[]; evidence: Evid
   { command: './dist/rowsmith keys list', evidence: [{ file: 'test/binary.test.ts', holds: ["['keys', 'list'"] }] },
   { command: '.ci/run', evidence: [{ file: '.ci/run', holds: ['npm test'] }] },
   { command: 'npm run bench -- receipts-ocr', scripts: ['bench'], evidence: [{ file: 'bench/run.ts', holds: ["'receipts-ocr': () => import('./ocr-receipts')"] }] },
-  ...['http', 'corpus', 'fit', 'extract', 'pdf', 'ocr', 'fuzz'].map((name) => ({
+  ...['http', 'corpus', 'fit', 'extract', 'pdf', 'ocr', 'fuzz', 'learn'].map((name) => ({
     command: `npm run bench -- ${name}`,
     scripts: ['bench'],
     evidence: [{ file: 'bench/run.ts', holds: [`${name}: () => import('./${name}')`] }],

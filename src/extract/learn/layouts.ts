@@ -171,6 +171,7 @@ function valueOf(span: Span, column: Column, field: LearnedField): unknown {
 }
 
 const MIN_LABEL = 0.75;
+const EXACT_LABEL = 0.99;
 const MIN_PLACE = 0.6;
 /** Text this alike is the example's (a letter or two misread in twenty), not another branch's or customer's. */
 const MIN_CONSTANT = 0.9;
@@ -185,16 +186,18 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
   const printed = field.text ? compact(normalizeText(field.text)) : wanted;
   const label = field.label ? normalizeText(field.label) : null;
   const width = (field.box.x1 - field.box.x0) / size.width;
-  let best: { score: number; value: unknown } | null = null;
+  const found: Array<{ score: number; value: unknown; exact: boolean; constant: boolean }> = [];
+  let labelPrinted = false;
   for (const page of pages) {
     // The same page, or the last page for a field the example had on its last page (totals).
     const samePage = page.number === field.page || (field.page === lastExamplePage && page.number === pages.at(-1)!.number && field.page > 1);
     if (!samePage) continue;
     for (const span of spansOf(page)) {
       if (isTextual(column) ? Math.abs(span.lines - field.lines) > (field.lines > 1 ? 1 : 0) : span.lines !== 1) continue;
+      const labelFit = label && span.label ? labelSimilarity(label, normalizeText(span.label)) : 0;
+      if (labelFit >= EXACT_LABEL) labelPrinted = true;
       const value = valueOf(span, column, field);
       if (value === null) continue;
-      const labelFit = label && span.label ? labelSimilarity(label, normalizeText(span.label)) : 0;
       const place = closeness(field.box, size, span.box, page);
       // The same words printed as on the example (or as the person corrected them): the example's value.
       const own = compact(normalizeText(span.text));
@@ -206,10 +209,14 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
       // The general model's own choice, when the layout allows it, settles which of two nearly as likely runs of words it is.
       const agrees = isTextual(column) && generalText !== null && normalizeText(span.text) === generalText ? 0.3 : 0;
       const score = (labelFit >= MIN_LABEL ? labelFit : 0) + 0.8 * place + 0.5 * extent + (constant >= MIN_CONSTANT ? 1.5 * constant : 0) + agrees;
-      if (!best || score > best.score) best = { score, value: constant >= MIN_CONSTANT ? field.value : value };
+      found.push({ score, value: constant >= MIN_CONSTANT ? field.value : value, exact: labelFit >= EXACT_LABEL, constant: constant >= MIN_CONSTANT });
     }
   }
-  return best ? best.value : null;
+  // The very label the example's value stood at, when the document prints it, rules out near ones
+  // ("Total incl. tax" is no "Total excl. tax"), even when what stands beside it does not read;
+  // the issuer's own text is its own wherever it stands.
+  const pool = labelPrinted ? found.filter((f) => f.exact || f.constant) : found;
+  return pool.reduce<(typeof found)[number] | null>((best, f) => (!best || f.score > best.score ? f : best), null)?.value ?? null;
 }
 
 function sameMagnitude(text: string, other: unknown): boolean {
