@@ -123,6 +123,20 @@ describe('learned layouts', () => {
     expect(learnedFields([other], columns, [layout])).toEqual({ layout: null, values: {} });
   });
 
+  test("where the example's very label is printed, a near label's amount is not taken, even when the right one does not read", () => {
+    const receipt = (total: string) => page([[50, 30, 'Kestrel Hardware'], [50, 44, 'Reg 55501234-X'], [40, 300, 'Total excl tax'], [240, 300, '20.00'], [40, 330, 'Total incl tax'], [240, 330, total]]);
+    const example = receipt('21.20');
+    const receiptLayout: LearnedLayout = {
+      id: 'exmp_2',
+      fingerprint: fingerprintOf([example]),
+      pages: [{ number: 1, width: 600, height: 800 }],
+      fields: [{ column_id: 'total', value: 21.2, page: 1, box: { x0: 240, y0: 330, x1: 270, y1: 340 }, label: 'Total incl tax', lines: 1, text: '21.20' }],
+    };
+    expect(learnedFields([receipt('31.80')], columns, [receiptLayout]).values).toEqual({ total: '31.80' });
+    // The recogniser lost the decimal point: nothing is learned, rather than the amount beside the other label.
+    expect(learnedFields([receipt('3180')], columns, [receiptLayout]).values).toEqual({});
+  });
+
   test('a field the document does not show where the example has it is left to the general model', () => {
     const next = page([...letterhead, [300, 600, 'Balance'], [450, 600, '118.75']]);
     expect(learnedFields([next], columns, [layout]).values).toEqual({ vendor: 'Brightwater Joinery Ltd' });
