@@ -52,6 +52,7 @@ const RUN_ELSEWHERE: Array<{ command: string; scripts?: string[]; evidence: Evid
   { command: './dist/rowsmith serve', evidence: [{ file: 'test/binary.test.ts', holds: ["[binary, 'serve']"] }] },
   { command: './dist/rowsmith keys list', evidence: [{ file: 'test/binary.test.ts', holds: ["['keys', 'list'"] }] },
   { command: '.ci/run', evidence: [{ file: '.ci/run', holds: ['npm test'] }] },
+  { command: 'npx bun test test/console/', evidence: [{ file: 'test/console/harness.ts', holds: ['puppeteer-core'] }] },
   { command: 'npm run bench -- receipts-ocr', scripts: ['bench'], evidence: [{ file: 'bench/run.ts', holds: ["'receipts-ocr': () => import('./ocr-receipts')"] }] },
   ...['http', 'corpus', 'fit', 'extract', 'pdf', 'ocr', 'fuzz', 'learn'].map((name) => ({
     command: `npm run bench -- ${name}`,
