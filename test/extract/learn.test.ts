@@ -45,9 +45,10 @@ describe('values in printed text', () => {
 });
 
 describe('spans and locations', () => {
-  test('labels are the words before a value, or a short line above it, never words with figures', () => {
+  test('labels are the words before a value, or a short line above it, without their figures', () => {
     const p = page([
       [50, 100, 'Amount due: 99.10'],
+      [50, 150, 'Total incl. tax@6% 7.20'],
       [300, 100, 'Ref 7781'],
       [300, 112, '05/06/2024'],
       [50, 200, 'Ship to'],
@@ -55,8 +56,9 @@ describe('spans and locations', () => {
     ]);
     const spans = spansOf(p);
     expect(spans.find((s) => s.text === '99.10')?.label).toBe('Amount due');
-    expect(spans.find((s) => s.text === '05/06/2024')?.label).toBeNull();
+    expect(spans.find((s) => s.text === '05/06/2024')?.label).toBe('Ref');
     expect(spans.find((s) => s.text === 'Nordby Cartage')?.label).toBe('Ship to');
+    expect(spans.find((s) => s.text === '7.20')?.label).toBe('Total incl. tax');
   });
 
   test('a block of lines is one span (an address)', () => {

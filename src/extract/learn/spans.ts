@@ -73,14 +73,18 @@ function segmentUnder(block: Box, above: Line, below: Line): Line['segments'][nu
 const LABEL_WORDS = 6;
 
 /**
- * Labels name fields; words with figures in them are values: a label is the run of words without
- * figures just before the value ("Invoice (380) No." labels with "No."; "Ref 4471" above a date
- * is no label of it).
+ * Labels name fields; figures in them are values that change from one document to the next: a
+ * label is its words without their figures ("Total incl. tax@6%" is "Total incl. tax", "Invoice
+ * (380) No." is "Invoice No.", "Ref 4471" above a date is "Ref").
  */
 const asLabel = (text: string) => {
-  const words = text.replace(/[:：]\s*$/, '').trim().split(/\s+/);
-  const start = words.findLastIndex((w) => /\d/.test(w)) + 1;
-  return words.slice(start).join(' ') || null;
+  const words = text
+    .replace(/[:：]\s*$/, '')
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/[@#(]?\d[\d.,%/)-]*/g, ''))
+    .filter((w) => /\p{L}/u.test(w));
+  return words.join(' ') || null;
 };
 
 function labelOf(lines: Line[], k: number, segment: number, from: number): string | null {
