@@ -61,12 +61,14 @@ function embeddingPlugin(): BunPlugin {
     name: 'rowsmith-embedding',
     setup(build) {
       // lmdb's only use of node-gyp-build is `loadNAPI(itsOwnDir)`; msgpackr-extract's whole module is that call.
-      build.onResolve({ filter: /^node-gyp-build-optional-packages$/ }, () => ({ path: 'lmdb', namespace: 'native-addon' }));
-      build.onResolve({ filter: /^msgpackr-extract$/ }, () => ({ path: 'msgpackr-extract', namespace: 'native-addon' }));
+      // Paths no package has: Bun's bundler has been seen to give a plain `import 'lmdb'` a module of
+      // this namespace with the package's own name.
+      build.onResolve({ filter: /^node-gyp-build-optional-packages$/ }, () => ({ path: 'lmdb-native-addon', namespace: 'native-addon' }));
+      build.onResolve({ filter: /^msgpackr-extract$/ }, () => ({ path: 'msgpackr-extract-native-addon', namespace: 'native-addon' }));
       build.onLoad({ filter: /.*/, namespace: 'native-addon' }, ({ path }) => ({
         loader: 'js',
         contents:
-          path === 'lmdb'
+          path === 'lmdb-native-addon'
             ? `export default function loadNAPI() { return require(${JSON.stringify(lmdb)}); }`
             : `module.exports = require(${JSON.stringify(msgpackr)});`,
       }));
