@@ -4,6 +4,7 @@
  * letter from the value a person corrected it to).
  */
 import type { Column } from '../../domain/columns';
+import { parseHumanNumber } from '../coerce';
 import { findDates, type DayOrder } from '../dates';
 
 export const normalizeText = (text: string) =>
@@ -27,19 +28,16 @@ export function similarity(a: string, b: string): number {
   return 1 - previous[b.length]! / Math.max(a.length, b.length);
 }
 
-/** The numbers a printed amount can be: the last separator as a decimal mark, or as grouping; none when it is more than an amount. */
+/** The numbers a printed amount can be, read as the document writes decimals either way; none when it is no amount. */
 export function numberReadings(text: string): number[] {
-  // A currency code or sign before or after it ("RM 12.50", "12,50 €", "USD 7").
-  const bare = text.trim().replace(/^(?:[A-Za-z]{1,3}\.?|[$€£¥₹])\s*|\s*(?:[A-Za-z]{1,3}|[$€£¥₹])$/g, '');
-  const m = /^(\(?)([-−+]?)\s*(\d[\d.,' ]*\d|\d)(-?)(\)?)$/.exec(bare);
-  if (!m) return [];
-  const negative = m[1] === '(' || m[2] === '-' || m[2] === '−' || m[4] === '-';
-  const digits = m[3]!.replace(/[' ]/g, '');
+  // A currency the parser does not know, written before the amount ("RM 12.50").
+  const bare = text.trim().replace(/^\p{Lu}{1,3}\.?\s*(?=[-(]?\d)/u, '');
   const out = new Set<number>();
-  const last = Math.max(digits.lastIndexOf('.'), digits.lastIndexOf(','));
-  if (last >= 0 && digits.length - last - 1 <= 3) out.add(Number(`${digits.slice(0, last).replace(/[.,]/g, '')}.${digits.slice(last + 1)}`));
-  out.add(Number(digits.replace(/[.,]/g, '')));
-  return [...out].filter(Number.isFinite).map((v) => (negative ? -v : v));
+  for (const decimalComma of [false, true]) {
+    const parsed = parseHumanNumber(bare, { decimalComma });
+    if (parsed) out.add('value' in parsed ? parsed.value : parsed.guess);
+  }
+  return [...out];
 }
 
 /** The day/month order under which `text` is the ISO date `iso`, or undefined when it is not that date. */
