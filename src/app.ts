@@ -105,7 +105,8 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const files = new FilesStore(store.dataDir);
   const rows = new RowsService(store, tables, tablesStore, rowsStore, rowsQuery, search, columnCache, clock, tails, merger);
   const readings = new ReadingsStore(store);
-  const examples = new ExamplesService(store, new ExamplesStore(store), readings, batchesStore, files, rowsStore, tables, cursors, clock, config);
+  const batches = new BatchesService(store, batchesStore, files, rowsStore, tables, cursors, clock);
+  const examples = new ExamplesService(store, new ExamplesStore(store), readings, batchesStore, files, rowsStore, tables, cursors, clock, config, batches);
   rows.onReview(examples);
   return {
     foreground,
@@ -121,7 +122,7 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
     rowsStore,
     columns: new ColumnsService(tables),
     rows,
-    batches: new BatchesService(store, batchesStore, files, rowsStore, tables, cursors, clock),
+    batches,
     keys: new KeysService(accounts, cursors),
     extract: new ExtractService(store, batchesStore, files, tables, rows, webhooks, outbound, clock, config, log, readings, (tableId) => examples.layoutsFor(tableId)),
     examples,

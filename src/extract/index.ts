@@ -7,7 +7,7 @@
 export { coerce } from './coerce';
 export { batchFiles } from './containers';
 export { detectFormat, FILE_TYPES, UnreadableDocument, type Format, type Reading, type SourceDocument } from './document';
-export { exampleFingerprint, locateRow, pagesFromLines, type Fingerprint, type LearnedField, type LearnedLayout, type Location } from './learn';
+export { exampleFingerprint, hasValue, locateRow, sameValue, pagesFromLines, type Fingerprint, type LearnedField, type LearnedLayout, type Location } from './learn';
 export { inferColumns, inferDetailed, mainGroup } from './infer';
 export { extractWithLlm, LlmError } from './llm';
 export { mapReading, mapRecord, type MappedRow } from './mapper';

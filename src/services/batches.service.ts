@@ -10,7 +10,8 @@ import { envelope, listInMemory, parseListQuery, type ListParams } from '../quer
 import type { BatchRecord, BatchesStore, ExtractionRecord, SchemaJson } from '../store/batches.store';
 import type { Store } from '../store/db';
 import type { FilesStore } from '../store/files.store';
-import type { RowsStore } from '../store/rows.store';
+import type { RowRecord, RowsStore } from '../store/rows.store';
+import type { TableRecord } from '../store/tables.store';
 import { contentDisposition, DOWNLOAD_TYPES, renderRows, ROW_ORIGIN_COLUMNS } from './downloads';
 import { rowNotFound } from './row-values';
 import type { TablesService } from './tables.service';
@@ -107,14 +108,21 @@ export class BatchesService {
     return { body: bytes, contentType: DOWNLOAD_TYPES[format], disposition: contentDisposition('attachment', `${batchId}.${format}`) };
   }
 
-  /** The file a row was extracted from. */
-  rowSource(projectId: string, tableId: string, rowId: string, disposition: 'attachment' | 'inline'): FileDownload {
+  /** A row with the extraction (and so the file) it came from; 404 `row_source_not_found` for a row typed in. */
+  rowOrigin(projectId: string, tableId: string, rowId: string): { table: TableRecord; row: RowRecord; extraction: ExtractionRecord } {
     const table = this.tables.requireActive(projectId, tableId);
     const row = this.rows.get(table.seq, rowId);
     if (!row) throw rowNotFound(rowId);
     const extraction = row.extraction_id ? this.batches.getExtraction(row.extraction_id) : undefined;
-    const bytes = extraction ? this.files.read(extraction.file_key) : null;
-    if (!extraction || !bytes) throw new ApiError(404, 'row_source_not_found', `Row ${rowId} did not come from a file`);
+    if (!extraction) throw new ApiError(404, 'row_source_not_found', `Row ${rowId} did not come from a file`);
+    return { table, row, extraction };
+  }
+
+  /** The file a row was extracted from. */
+  rowSource(projectId: string, tableId: string, rowId: string, disposition: 'attachment' | 'inline'): FileDownload {
+    const { extraction } = this.rowOrigin(projectId, tableId, rowId);
+    const bytes = this.files.read(extraction.file_key);
+    if (!bytes) throw new ApiError(404, 'row_source_not_found', `Row ${rowId} did not come from a file`);
     return {
       body: bytes,
       contentType: disposition === 'inline' ? extraction.content_type : 'application/octet-stream',

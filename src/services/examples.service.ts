@@ -17,6 +17,8 @@ import {
   locateRow,
   pagesFromLines,
   readDocument,
+  hasValue,
+  sameValue,
   renderPage,
   UnreadableDocument,
   type LearnedLayout,
@@ -31,8 +33,8 @@ import type { FilesStore } from '../store/files.store';
 import type { ReadingsStore } from '../store/readings.store';
 import type { RowRecord, RowsStore } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
+import type { BatchesService } from './batches.service';
 import { rowsOfReading } from './extract.service';
-import { rowNotFound } from './row-values';
 import type { TablesService } from './tables.service';
 
 export const EXAMPLE_LIST: ListSpec = {
@@ -65,24 +67,6 @@ export type Example = Omit<ExampleRecord, 'project_id' | 'file_checksum' | 'word
 export function toExample(record: ExampleRecord): Example {
   const { project_id: _p, file_checksum: _c, words: _w, pages: _s, fields, ...rest } = record;
   return { ...rest, fields: fields.map(({ column_id, value, corrected, page, box, label }) => ({ column_id, value, corrected, page, box, label })) };
-}
-
-const present = (v: unknown) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
-/** Text as compared: case, spacing and the punctuation around it aside. */
-const norm = (v: unknown) =>
-  String(v)
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/\s+/g, '')
-    .replace(/^["'.,;:#*]+|["'.,;:#*]+$/g, '');
-
-/** Whether an extracted value is the reviewed one: numbers to the cent, dates by day, text alike but for case, spacing and the punctuation around it. */
-export function sameValue(a: unknown, b: unknown, column: Pick<Column, 'type'>): boolean {
-  if (!present(a) || !present(b)) return !present(a) && !present(b);
-  if (column.type === 'number' || column.type === 'currency') return Math.abs(Number(a) - Number(b)) < 0.005;
-  if (column.type === 'date') return String(a).slice(0, 10) === String(b).slice(0, 10);
-  if (Array.isArray(a) || Array.isArray(b)) return JSON.stringify(a) === JSON.stringify(b);
-  return norm(a) === norm(b);
 }
 
 const valuesOf = (table: TableRecord, row: RowRecord) => Object.fromEntries(table.columns_json.map((c) => [c.id, row.values[table.slots[c.id]!] ?? null]));
@@ -126,6 +110,7 @@ export class ExamplesService {
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
     private readonly config: { dateOrder?: 'mdy' | 'dmy' },
+    private readonly origins: BatchesService,
   ) {}
 
   private require(projectId: string, tableId: string, exampleId: string): ExampleRecord {
@@ -250,19 +235,9 @@ export class ExamplesService {
     });
   }
 
-  /** The row's document and extraction, or 404 for a row that came from no file. */
-  private source(projectId: string, tableId: string, rowId: string): { table: TableRecord; row: RowRecord; extraction: ExtractionRecord } {
-    const table = this.tables.requireActive(projectId, tableId);
-    const row = this.rows.get(table.seq, rowId);
-    if (!row) throw rowNotFound(rowId);
-    const extraction = row.extraction_id ? this.batches.getExtraction(row.extraction_id) : undefined;
-    if (!extraction) throw new ApiError(404, 'row_source_not_found', `Row ${rowId} did not come from a file`);
-    return { table, row, extraction };
-  }
-
   /** Where the document prints each of the row's values: page and box (points, origin top-left). */
   async provenance(projectId: string, tableId: string, rowId: string) {
-    const { table, row, extraction } = this.source(projectId, tableId, rowId);
+    const { table, row, extraction } = this.origins.rowOrigin(projectId, tableId, rowId);
     const reading = await this.readingOf(extraction);
     const pages = (reading ? pagesOf(reading) : []).slice(0, PROVENANCE_PAGES);
     const image = reading?.pages?.length ? RENDERED[extraction.file_type ?? ''] !== undefined : false;
@@ -282,7 +257,7 @@ export class ExamplesService {
 
   /** A page of the row's document as a PNG. */
   async pageImage(projectId: string, tableId: string, rowId: string, page: number): Promise<Uint8Array> {
-    const { extraction } = this.source(projectId, tableId, rowId);
+    const { extraction } = this.origins.rowOrigin(projectId, tableId, rowId);
     const format = RENDERED[extraction.file_type ?? ''];
     const bytes = this.files.read(extraction.file_key);
     if (!format || !bytes) throw new ApiError(404, 'row_source_not_found', `Row ${rowId} came from ${extraction.file_name}, which has no pages to show`);
@@ -314,7 +289,7 @@ export class ExamplesService {
       const columns = table.columns_json.filter((c) => truth.has(c.id));
       const rows = reading ? rowsOfReading(reading, schema, table.name, { dateOrder: this.config.dateOrder, layouts: layouts.filter((l) => l.document !== (example.file_checksum ?? example.extraction_id)) }) : [];
       // The extracted row that is this reviewed row: the one agreeing on most columns.
-      const agreement = (r: MappedRow) => columns.filter((c) => present(truth.get(c.id)) && sameValue(r.values[c.id], truth.get(c.id), c)).length;
+      const agreement = (r: MappedRow) => columns.filter((c) => hasValue(truth.get(c.id)) && sameValue(r.values[c.id], truth.get(c.id), c)).length;
       const predicted = rows.reduce<MappedRow | null>((best, r) => (!best || agreement(r) > agreement(best) ? r : best), null);
       const doc = { tp: 0, fp: 0, fn: 0 };
       const wrong: string[] = [];
@@ -322,14 +297,14 @@ export class ExamplesService {
         const want = truth.get(c.id);
         const got = predicted?.values[c.id];
         const n = counts.get(c.id)!;
-        if (present(want)) n.support++;
+        if (hasValue(want)) n.support++;
         if (sameValue(got, want, c)) {
-          if (present(want)) [n.tp, doc.tp] = [n.tp + 1, doc.tp + 1];
+          if (hasValue(want)) [n.tp, doc.tp] = [n.tp + 1, doc.tp + 1];
           continue;
         }
         wrong.push(c.id);
-        if (present(got)) [n.fp, doc.fp] = [n.fp + 1, doc.fp + 1];
-        if (present(want)) [n.fn, doc.fn] = [n.fn + 1, doc.fn + 1];
+        if (hasValue(got)) [n.fp, doc.fp] = [n.fp + 1, doc.fp + 1];
+        if (hasValue(want)) [n.fn, doc.fn] = [n.fn + 1, doc.fn + 1];
       }
       documents.push({ example_id: example.id, row_id: example.row_id, extraction_id: example.extraction_id, file_name: example.file_name, f1: scores(doc).f1, wrong });
     }

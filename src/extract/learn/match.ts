@@ -6,6 +6,7 @@
 import type { Column } from '../../domain/columns';
 import { parseHumanNumber } from '../coerce';
 import { findDates, type DayOrder } from '../dates';
+import { isEmpty } from '../tables';
 
 export const normalizeText = (text: string) =>
   text
@@ -70,4 +71,16 @@ export function fitOf(text: string, value: unknown, column: Pick<Column, 'type'>
   if (column.type === 'boolean') return 0;
   const wanted = normalizeText(Array.isArray(value) ? value.join(' ') : String(value));
   return similarity(normalizeText(text), wanted);
+}
+
+/** A value a row holds: not empty, blank or an empty list. */
+export const hasValue = (v: unknown) => !isEmpty(v) && !(Array.isArray(v) && v.length === 0);
+
+/** Whether an extracted value is the reviewed one: numbers to the cent, dates by day, text alike but for case, spacing and the punctuation around it. */
+export function sameValue(a: unknown, b: unknown, column: Pick<Column, 'type'>): boolean {
+  if (!hasValue(a) || !hasValue(b)) return !hasValue(a) && !hasValue(b);
+  if (column.type === 'number' || column.type === 'currency') return Math.abs(Number(a) - Number(b)) < 0.005;
+  if (column.type === 'date') return String(a).slice(0, 10) === String(b).slice(0, 10);
+  if (Array.isArray(a) || Array.isArray(b)) return JSON.stringify(a) === JSON.stringify(b);
+  return normalizeText(String(a)).replace(/\s+/g, '') === normalizeText(String(b)).replace(/\s+/g, '');
 }
