@@ -199,7 +199,7 @@ export class ExamplesService {
     // Inside a write transaction: the pages a document's own fields stand on (its first and last), not all of a long one.
     const searched = pages.length > REVIEW_PAGES ? [...pages.slice(0, REVIEW_PAGES / 2), ...pages.slice(-REVIEW_PAGES / 2)] : pages;
     const located = locateRow(searched, table.columns_json, values);
-    const existing = this.examples.listTable(table.id).find((e) => e.row_id === row.id);
+    const existing = this.examples.ofRow(table.id, row.id);
     const corrected = new Set([...changed.map((c) => c.id), ...(existing?.fields.filter((f) => f.corrected).map((f) => f.column_id) ?? [])]);
     const fields: ExampleField[] = table.columns_json.map((c) => {
       const at = located.get(c.id);

@@ -363,8 +363,9 @@ export class ExtractService {
         const batchRows: BatchRow[] = kept.map((row) => ({ extraction_id: extraction.id, values: row.values, confidence: row.confidence }));
         batch = { ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() };
         await this.store.transaction(() => {
-          // Kept for provenance, examples and evaluation, which look at the document again.
-          if (extraction.file_checksum && table) this.readings.put(extraction.file_checksum, reading);
+          // Kept for provenance, examples and evaluation, which look at the document again; a
+          // reading of tables alone (a spreadsheet) is quick to make again, and kept only when a row is reviewed.
+          if (extraction.file_checksum && table && (reading.pages?.length || reading.lines.length)) this.readings.put(extraction.file_checksum, reading);
           this.batches.addRows(batch.id, batchRows);
           this.batches.putExtraction(extraction);
           this.batches.put(batch);

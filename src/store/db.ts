@@ -37,6 +37,7 @@ const SUB_DATABASES = [
   'templates',
   'examples',
   'table_examples',
+  'row_examples',
   'readings',
 ] as const;
 

@@ -1,6 +1,7 @@
 /**
- * Examples: documents a person corrected, per table (`table_examples` [table_id, example_id]), each
- * with the reviewed row's values, where the document prints them, and its fingerprint.
+ * Examples: documents a person corrected, per table (`table_examples` [table_id, example_id]) and
+ * per reviewed row (`row_examples` [table_id, row_id] -> example_id), each with the reviewed row's
+ * values, where the document prints them, and its fingerprint.
  */
 import type { Box, DayOrder } from '../extract';
 import { recordsUnder, type Store } from './db';
@@ -48,6 +49,16 @@ export class ExamplesStore {
     return this.store.db<true, [string, string]>('table_examples');
   }
 
+  private get byRow() {
+    return this.store.db<string, [string, string]>('row_examples');
+  }
+
+  /** The example a reviewed row made. */
+  ofRow(tableId: string, rowId: string): ExampleRecord | undefined {
+    const id = this.byRow.get([tableId, rowId]);
+    return id === undefined ? undefined : this.examples.get(id);
+  }
+
   get(id: string): ExampleRecord | undefined {
     return this.examples.get(id);
   }
@@ -59,12 +70,14 @@ export class ExamplesStore {
   /** Call inside a transaction. */
   put(example: ExampleRecord): void {
     this.byTable.putSync([example.table_id, example.id], true);
+    this.byRow.putSync([example.table_id, example.row_id], example.id);
     this.examples.putSync(example.id, example);
   }
 
   /** Call inside a transaction. */
   remove(example: ExampleRecord): void {
     this.byTable.removeSync([example.table_id, example.id]);
+    this.byRow.removeSync([example.table_id, example.row_id]);
     this.examples.removeSync(example.id);
   }
 }

@@ -96,8 +96,17 @@ describe('review and learn', () => {
   let firstRow: Record<string, any>;
   let exampleId = '';
 
-  test('the general model reads the issuer wrongly', async () => {
+  test('a table without examples lists none and evaluates to nothing; unknown examples are 404', async () => {
     tableId = await newTable('Bindery statements');
+    expect((await app.request('GET', `${P}/tables/${tableId}/examples`)).body).toMatchObject({ count: 0, examples: [] });
+    const empty = await app.request('POST', `${P}/tables/${tableId}/evaluate`);
+    expect(empty.body).toMatchObject({ documents: 0, precision: null, recall: null, f1: null, worst: [] });
+    expectError(await app.request('GET', `${P}/tables/${tableId}/examples/exmp_01unknown`), 404, 'not_found');
+    expectError(await app.request('DELETE', `${P}/tables/${tableId}/examples/exmp_01unknown`), 404, 'not_found');
+    expectError(await app.request('POST', `${P}/tables/tbl_01unknown/evaluate`), 404, 'table_not_found');
+  });
+
+  test('the general model reads the issuer wrongly', async () => {
     firstRow = await extract(tableId, first, 'statement-4471.pdf');
     expect(firstRow.vendor).toBe('Quillfeather Bindery Ltd');
     expect(fields(firstRow)).not.toEqual({ invoice_number: 'QB-4471', invoice_date: '2024-04-03', total: 517.5 });
@@ -128,6 +137,12 @@ describe('review and learn', () => {
     const vendor = example.fields.find((f: { column_id: string }) => f.column_id === 'vendor');
     expect(vendor).toMatchObject({ value: 'Quillfeather Bindery Ltd', corrected: false, page: 1 });
     expect((await app.request('GET', `${P}/tables/${tableId}/examples/${exampleId}`)).body.id).toBe(exampleId);
+    // A second write to the row updates its example: still one, the earlier correction still marked.
+    const again = await app.request('GET', `${P}/tables/${tableId}/rows/${firstRow.id}`);
+    await app.request('PATCH', `${P}/tables/${tableId}/rows/${firstRow.id}`, { body: { invoice_number: 'QB-4471' }, headers: { 'if-match': again.headers.get('etag')! } });
+    const updated = (await app.request('GET', `${P}/tables/${tableId}/examples`)).body.examples;
+    expect(updated.map((e: { id: string }) => e.id)).toEqual([exampleId]);
+    expect(updated[0].fields.find((f: { column_id: string }) => f.column_id === 'total').corrected).toBe(true);
   });
 
   test("the issuer's next document comes out right; another table's does not", async () => {
