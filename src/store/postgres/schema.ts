@@ -1,0 +1,29 @@
+/**
+ * The rows table the SQL of `sql.ts` runs on, for the migration runner. Column values live in one
+ * JSONB object by column id (not by slot: a removed column's key is dropped with it); `search` is
+ * the row's words as the in-memory search index tokenizes them (see `searchVectorSql`).
+ */
+import { REVIEW_BELOW } from '../../domain/columns';
+
+export const ROWS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS rows (
+  project_id text NOT NULL,
+  table_id text COLLATE "C" NOT NULL,
+  id text COLLATE "C" NOT NULL,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  version integer NOT NULL DEFAULT 1,
+  batch_id text COLLATE "C",
+  extraction_id text,
+  confidence double precision,
+  needs_review boolean GENERATED ALWAYS AS (confidence IS NOT NULL AND confidence < ${REVIEW_BELOW}) STORED NOT NULL,
+  "values" jsonb NOT NULL DEFAULT '{}',
+  search tsvector NOT NULL DEFAULT ''::tsvector,
+  PRIMARY KEY (table_id, id),
+  -- An empty value is an absent key, never a JSON null: the filters read SQL NULL as empty.
+  CONSTRAINT rows_values_object CHECK (jsonb_typeof("values") = 'object' AND NOT jsonb_path_exists("values", '$.* ? (@ == null)'))
+);
+CREATE INDEX IF NOT EXISTS rows_search ON rows USING gin (search);
+CREATE INDEX IF NOT EXISTS rows_created ON rows (table_id, created_at, id);
+CREATE INDEX IF NOT EXISTS rows_values ON rows USING gin ("values" jsonb_path_ops);
+`;
