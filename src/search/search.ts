@@ -23,13 +23,12 @@ import SearchableMap from 'minisearch/SearchableMap';
 import { isSearchable } from '../domain/columns';
 import { BUILD_AT_ONCE_ROWS, type BuildQueue } from './builds';
 import { ApiError } from '../lib/errors';
+import { queryTerms } from '../query/terms';
 import { ownString } from '../lib/strings';
 import { fuzzyReachable, SortedWords } from './sorted-words';
 import type { RowRecord, RowsStore } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
 
-const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
-const processTerm = MiniSearch.getDefault('processTerm') as (term: string) => string | null | undefined;
 const FUZZY = 0.2;
 const MAX_FUZZY = MiniSearch.getDefault('searchOptions')?.maxFuzzy ?? 6;
 
@@ -51,12 +50,6 @@ function reachable(word: string): boolean {
   return fuzzyReachable(word, distanceForLength, MAX_FUZZY);
 }
 
-/** The terms of a query (or of a row's text), as MiniSearch reads them. */
-export function queryTerms(q: string): string[] {
-  return tokenize(q)
-    .map((t) => processTerm(t))
-    .filter((t): t is string => !!t);
-}
 
 function text(value: unknown): string {
   if (value === null || value === undefined) return '';

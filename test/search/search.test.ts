@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import MiniSearch from 'minisearch';
-import { queryTerms } from '../../src/search/search';
+import { queryTerms } from '../../src/query/terms';
 import { isSearchable } from '../../src/domain/columns';
 import type { RowRecord } from '../../src/store/rows.store';
 import { startApp, type TestApp } from '../helpers/app';

@@ -19,7 +19,8 @@ import { pageOfSorted, parseListQuery, sortByOrder, type Access, type ListParams
 import { parseAggs } from '../../src/query/aggs';
 import { parseFilter } from '../../src/query/filter';
 import { filterLookup, lookupIn } from '../../src/query/list';
-import { maxDistance, queryTerms } from '../../src/search/search';
+import { queryTerms } from '../../src/query/terms';
+import { maxDistance } from '../../src/search/search';
 import { rowListSpec } from '../../src/services/row-fields';
 import { INDEX_PREFIX } from '../../src/store/rows.store';
 import { ROWS_SCHEMA } from '../../src/store/postgres/schema';

@@ -33,7 +33,7 @@ import type { CursorCodec, CursorPosition, CursorValue } from '../../query/curso
 import type { FilterNode, Scalar } from '../../query/filter';
 import { pageFrom, type Access, type ListQuery, type Page } from '../../query/list';
 import type { OrderKey } from '../../query/order';
-import { queryTerms } from '../../search/search';
+import { queryTerms } from '../../query/terms';
 import { INDEX_PREFIX } from '../rows.store';
 
 type Cast = 'text' | 'jsonb' | 'numeric' | 'float8' | 'int' | 'boolean' | 'tsquery';
