@@ -2,9 +2,11 @@
  * The rows table the SQL of `sql.ts` runs on, for the migration runner. Column values live in one
  * JSONB object by column id (not by slot: a removed column's key is dropped with it); `search` is
  * the row's words as the in-memory search index tokenizes them (see `searchVectorSql`).
+ *
+ * A migration's SQL never changes once applied (migrate.ts checks its checksum), so the review
+ * threshold is written out here rather than taken from REVIEW_BELOW: a later change of that constant
+ * is a new migration. test/store/postgres-sql.test.ts compares this column with needsReview().
  */
-import { REVIEW_BELOW } from '../../domain/columns';
-
 export const ROWS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS rows (
   project_id text NOT NULL,
@@ -16,7 +18,7 @@ CREATE TABLE IF NOT EXISTS rows (
   batch_id text COLLATE "C",
   extraction_id text,
   confidence double precision,
-  needs_review boolean GENERATED ALWAYS AS (confidence IS NOT NULL AND confidence < ${REVIEW_BELOW}) STORED NOT NULL,
+  needs_review boolean GENERATED ALWAYS AS (confidence IS NOT NULL AND confidence < 0.6) STORED NOT NULL,
   "values" jsonb NOT NULL DEFAULT '{}',
   search tsvector NOT NULL DEFAULT ''::tsvector,
   PRIMARY KEY (table_id, id),
