@@ -54,7 +54,7 @@ export const DELIVERY_LIST: ListSpec = {
 };
 
 export type Webhook = Omit<WebhookRecord, 'secret' | 'previous_secret' | 'previous_secret_until' | 'failing_since'> & { events_json: WebhookEvent[] };
-export type Delivery = Omit<DeliveryRecord, 'organization_id' | 'message_id' | 'queued_at'>;
+export type Delivery = Omit<DeliveryRecord, 'organization_id' | 'message_id' | 'queued_at' | 'leased_until'>;
 
 export function toWebhook(record: WebhookRecord): Webhook {
   const { secret: _s, previous_secret: _p, previous_secret_until: _u, failing_since: _f, ...webhook } = record;
@@ -62,7 +62,7 @@ export function toWebhook(record: WebhookRecord): Webhook {
 }
 
 export function toDelivery(record: DeliveryRecord): Delivery {
-  const { organization_id: _o, message_id: _m, queued_at: _q, ...delivery } = record;
+  const { organization_id: _o, message_id: _m, queued_at: _q, leased_until: _l, ...delivery } = record;
   return delivery;
 }
 
@@ -306,6 +306,7 @@ export class WebhooksService {
       delivered_at: success ? this.clock.now() : null,
       next_retry_at: nextRetryAt,
       queued_at: null,
+      leased_until: null,
     };
   }
 
@@ -320,10 +321,15 @@ export class WebhooksService {
   }
 
   /** Marks every queued delivery of a webhook failed. Call inside a transaction. */
+  /**
+   * Fails what a webhook still has queued. A send under way is left to finish: the receiver may
+   * already have it, so its outcome is recorded as it comes (and no retry follows it).
+   */
   private cancelPending(webhookId: string, reason: string): void {
+    const now = this.clock.now();
     for (const id of this.webhooks.queuedFor(webhookId)) {
       const delivery = this.webhooks.getDelivery(id);
-      if (delivery) this.webhooks.putDelivery({ ...delivery, status: 'failed', response_body: reason, next_retry_at: null, queued_at: null }, delivery);
+      if (delivery && (delivery.leased_until ?? 0) <= now) this.webhooks.putDelivery({ ...delivery, status: 'failed', response_body: reason, next_retry_at: null, queued_at: null }, delivery);
     }
   }
 
@@ -348,7 +354,7 @@ export class WebhooksService {
           this.webhooks.putDelivery({ ...delivery, status: 'failed', response_body: 'not sent: the webhook is inactive', next_retry_at: null, queued_at: null }, delivery);
           continue;
         }
-        const next = { ...delivery, queued_at: now + this.leaseMs };
+        const next = { ...delivery, queued_at: now + this.leaseMs, leased_until: now + this.leaseMs };
         this.webhooks.putDelivery(next, delivery);
         leased.push({ delivery: next, webhook });
       }
@@ -381,7 +387,7 @@ export class WebhooksService {
       const failingSince = webhook?.failing_since ?? now;
       const gone = outcome.http_status === 410;
       const streakOver = now - failingSince >= this.settings.webhookDeactivateAfterMs;
-      const delay = gone || streakOver || !webhook ? null : this.retryDelay(delivery.attempt, outcome);
+      const delay = gone || streakOver || !webhook?.active ? null : this.retryDelay(delivery.attempt, outcome);
       const nextAt = delay === null ? null : now + delay;
       this.webhooks.putDelivery(this.settle(delivery, outcome, nextAt), delivery);
       if (nextAt !== null) {

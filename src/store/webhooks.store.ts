@@ -45,6 +45,8 @@ export interface DeliveryRecord {
   created_at: number;
   /** The delivery's queue key time while pending (due time, or lease end during a send); null otherwise. */
   queued_at: number | null;
+  /** While a send is under way, when its lease ends; absent or null otherwise. */
+  leased_until?: number | null;
 }
 
 export class WebhooksStore {

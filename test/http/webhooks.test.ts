@@ -438,23 +438,42 @@ describe('timeouts, Retry-After and deactivation', () => {
     }
   });
 
-  test('a failure streak longer than the limit deactivates the webhook and cancels its retries', async () => {
-    const app = await webhookApp({ webhookRetryDelaysMs: [150, 150, 150, 150, 150, 150], webhookDeactivateAfterMs: 250 });
+  test('a failure streak longer than the limit deactivates the webhook, cancels its queued retries and records the send under way', async () => {
+    // No jitter (random 0.5): attempt 1 of the first event fails at 0, its retry fails at 400 and
+    // deactivates (the streak is over 250). Meanwhile a second event has failed once and waits for
+    // its retry (due after 400), and a third is being sent (its receiver answers after 300 ms).
+    const app = await webhookApp({ webhookRetryDelaysMs: [400, 400, 400], webhookDeactivateAfterMs: 250 });
     app.services.dispatcher.start();
     try {
-      const hook = await createWebhook(app, receiver);
-      receiver.respondWith(() => new Response('down', { status: 500 }));
+      const hook = await createWebhook(app, receiver, { events: ['batch.complete', 'batch.failed', 'batch.partial'] });
+      receiver.respondWith(async (request) => {
+        if (request.body.includes('"batch.partial"')) await Bun.sleep(300);
+        return new Response('down', { status: 500 });
+      });
+      const type = (r: { body: string }) => JSON.parse(r.body).type as string;
       await app.services.webhooks.emit(ORG, 'batch.complete', { id: 'x' });
+      await receiver.waitFor(1);
+      await Bun.sleep(100);
       await app.services.webhooks.emit(ORG, 'batch.failed', { id: 'y' });
+      await receiver.waitFor(1, (r) => type(r) === 'batch.failed');
+      await Bun.sleep(100);
+      await app.services.webhooks.emit(ORG, 'batch.partial', { id: 'z' });
       await until(() => app.request('GET', `${BASE}/${hook.id}`), (r) => r.body.active === false);
-      const webhook = (await app.request('GET', `${BASE}/${hook.id}`)).body;
-      expect(webhook.failure_count).toBeGreaterThanOrEqual(3);
-      const all = await deliveries(app, hook.id);
-      expect(all.some((d) => d.status === 'pending')).toBe(false);
-      expect(all.filter((d) => d.response_body?.startsWith('not sent: the webhook was deactivated')).length).toBeGreaterThanOrEqual(1);
-      const sent = receiver.received.length;
-      await Bun.sleep(400);
-      expect(receiver.received.length).toBe(sent);
+      const all = await until(() => deliveries(app, hook.id), (list) => !list.some((d) => d.status === 'pending'));
+      const seen = all.map((d) => [d.event, d.attempt, d.status, d.http_status, d.response_body?.startsWith('not sent') ? 'not sent' : d.response_body]);
+      expect(seen.sort((a, b) => `${a[0]}${a[1]}`.localeCompare(`${b[0]}${b[1]}`))).toEqual([
+        ['batch.complete', 1, 'failed', 500, 'down'],
+        ['batch.complete', 2, 'failed', 500, 'down'],
+        ['batch.failed', 1, 'failed', 500, 'down'],
+        ['batch.failed', 2, 'failed', null, 'not sent'],
+        ['batch.partial', 1, 'failed', 500, 'down'],
+      ]);
+      expect(all.find((d) => d.event === 'batch.failed' && d.attempt === 2).response_body).toBe('not sent: the webhook was deactivated because its deliveries kept failing');
+      // Every request the receiver got is one recorded attempt, and nothing is sent after.
+      expect(receiver.received.length).toBe(4);
+      await Bun.sleep(500);
+      expect(receiver.received.length).toBe(4);
+      expect((await app.request('GET', `${BASE}/${hook.id}`)).body.failure_count).toBe(4);
     } finally {
       await app.close();
     }
