@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AddressPolicy } from './lib/address';
-import { parseOcrLanguages } from './extract/ocr/languages';
+import { parseOcrEngine, parseOcrLanguages, type OcrEngine } from './extract/ocr/languages';
 
 export interface Config {
   port: number;
@@ -63,7 +63,7 @@ export interface Config {
   /** An OpenAI-compatible chat-completions server for prose; extraction works without it. */
   llm: { baseUrl: string; model: string; apiKey: string | null; timeoutMs: number } | null;
   /** OCR languages (installed `@tesseract.js-data/*` packages), worker threads and time per page. */
-  ocr: { languages: string[]; workers: number; pageTimeoutMs: number };
+  ocr: { languages: string[]; workers: number; pageTimeoutMs: number; engine: OcrEngine };
 }
 
 export class ConfigError extends Error {}
@@ -140,6 +140,24 @@ function ocrLanguages(env: Env): string[] {
   }
 }
 
+function ocrEngine(env: Env, languages: string[]): OcrEngine {
+  try {
+    return parseOcrEngine(env.ROWSMITH_OCR_ENGINE, languages);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
+function ocrSettings(env: Env): Config['ocr'] {
+  const languages = ocrLanguages(env);
+  return {
+    languages,
+    workers: int(env, 'ROWSMITH_OCR_WORKERS', 1, 1, 64),
+    pageTimeoutMs: int(env, 'ROWSMITH_OCR_PAGE_TIMEOUT_MS', 120_000, 1000, 3_600_000),
+    engine: ocrEngine(env, languages),
+  };
+}
+
 const MiB = 1024 * 1024;
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
@@ -191,10 +209,6 @@ export function loadConfig(env: Env = process.env): Config {
     backgroundYieldMs: int(env, 'ROWSMITH_BACKGROUND_YIELD_MS', 8, 0, 10_000),
     indexTailMaxRows: int(env, 'ROWSMITH_INDEX_TAIL_MAX_ROWS', 3_000_000, 1000, 100_000_000),
     llm: llm(env),
-    ocr: {
-      languages: ocrLanguages(env),
-      workers: int(env, 'ROWSMITH_OCR_WORKERS', 1, 1, 64),
-      pageTimeoutMs: int(env, 'ROWSMITH_OCR_PAGE_TIMEOUT_MS', 120_000, 1000, 3_600_000),
-    },
+    ocr: ocrSettings(env),
   };
 }

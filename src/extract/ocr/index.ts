@@ -4,7 +4,7 @@
  * with a text layer.
  */
 import type { Page } from '../layout/page';
-import { parseOcrLanguages } from './languages';
+import { parseOcrEngine, parseOcrLanguages, type OcrEngine } from './languages';
 import { OcrPool, type OcrOptions, type PageOutcome, type ScannedPage } from './pool';
 
 export { imageInfo, imageKind } from './image-info';
@@ -21,19 +21,23 @@ let options: OcrOptions | null = null;
 let pool: OcrPool | null = null;
 
 /** Sets the languages, worker count and page time limit (from the config at start-up). */
-export function configureOcr(settings: { languages: string[]; workers: number; pageTimeoutMs: number }): void {
+export function configureOcr(settings: { languages: string[]; workers: number; pageTimeoutMs: number; engine?: OcrEngine }): void {
   void pool?.close();
   pool = null;
-  options = { ...settings, limits: DEFAULT_LIMITS };
+  options = { engine: parseOcrEngine(undefined, settings.languages), ...settings, limits: DEFAULT_LIMITS };
 }
 
 export function ocrPool(): OcrPool {
-  options ??= {
-    languages: parseOcrLanguages(process.env.ROWSMITH_OCR_LANGS),
-    workers: Number(process.env.ROWSMITH_OCR_WORKERS) || 1,
-    pageTimeoutMs: Number(process.env.ROWSMITH_OCR_PAGE_TIMEOUT_MS) || 120_000,
-    limits: DEFAULT_LIMITS,
-  };
+  if (!options) {
+    const languages = parseOcrLanguages(process.env.ROWSMITH_OCR_LANGS);
+    options = {
+      languages,
+      workers: Number(process.env.ROWSMITH_OCR_WORKERS) || 1,
+      pageTimeoutMs: Number(process.env.ROWSMITH_OCR_PAGE_TIMEOUT_MS) || 120_000,
+      engine: parseOcrEngine(process.env.ROWSMITH_OCR_ENGINE, languages),
+      limits: DEFAULT_LIMITS,
+    };
+  }
   pool ??= new OcrPool(options);
   return pool;
 }

@@ -86,3 +86,25 @@ export function languageFolder(codes: string[]): string {
   }
   return folder;
 }
+
+/** The recognisers rowsmith can read pages with. */
+export const OCR_ENGINES = ['tesseract', 'paddle'] as const;
+export type OcrEngine = (typeof OCR_ENGINES)[number];
+
+/**
+ * Languages PP-OCR's model reads: it was trained on Chinese and English print and lacks most
+ * letters of other alphabets (ö, ß, ç, ñ), which Tesseract's language data has.
+ */
+const PADDLE_LANGUAGES = new Set(['eng', 'chi_sim']);
+
+/**
+ * Parses `ROWSMITH_OCR_ENGINE`: `paddle`, `tesseract`, or `auto` (the default), which is PP-OCR
+ * when it reads every configured language and rowsmith runs from its installed packages (the
+ * single-file executable carries Tesseract only), else Tesseract.
+ */
+export function parseOcrEngine(raw: string | undefined, languages: string[]): OcrEngine {
+  const value = raw?.trim() || 'auto';
+  if (value === 'auto') return languages.every((code) => PADDLE_LANGUAGES.has(code)) && !Bun.isStandaloneExecutable ? 'paddle' : 'tesseract';
+  if (!(OCR_ENGINES as readonly string[]).includes(value)) throw new Error(`ROWSMITH_OCR_ENGINE must be auto, ${OCR_ENGINES.join(' or ')}, got "${value}"`);
+  return value as OcrEngine;
+}

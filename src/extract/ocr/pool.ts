@@ -4,7 +4,7 @@
  * scan does not hold back a short one sent after it. A page over its time limit has its worker
  * ended (the recogniser cannot be interrupted otherwise) and a new worker started.
  */
-import { languageFolder } from './languages';
+import { languageFolder, type OcrEngine } from './languages';
 import type { Limits } from './rasterise';
 import type { PageScan } from './recognise';
 import type { PageJob, PageReply, WorkerSetup } from './worker';
@@ -14,6 +14,7 @@ export interface OcrOptions {
   workers: number;
   pageTimeoutMs: number;
   limits: Limits;
+  engine: OcrEngine;
 }
 
 export type ScannedPage = PageScan & { dpi: number | null; notes: string[] };
@@ -95,7 +96,7 @@ export class OcrPool {
     const worker = new Worker(new URL('./worker.ts', import.meta.url).href);
     slot.worker = worker;
     if (!slot.busy) worker.unref();
-    const setup: WorkerSetup = { languages: this.options.languages, languageFolder: this.folder, limits: this.options.limits };
+    const setup: WorkerSetup = { languages: this.options.languages, languageFolder: this.folder, limits: this.options.limits, engine: this.options.engine };
     slot.ready = new Promise((resolve, reject) => {
       worker.onmessage = (event: MessageEvent<{ ready: boolean; error?: string }>) => (event.data.ready ? resolve() : reject(new Error(event.data.error)));
       worker.onerror = (event) => reject(new Error(event.message));

@@ -80,7 +80,16 @@ interface TesseractBlock {
  * How the recogniser finds text on the page: `page` looks for blocks, columns and tables; `column`
  * takes the page as one column of lines, so nothing on it is set aside as a picture.
  */
-type Layout = 'page' | 'column';
+export type Layout = 'page' | 'column';
+
+/** A recogniser: the words of a prepared page image, in its pixels. */
+export type ReadImage = (image: GreyImage, dpi: number, layout?: Layout) => Promise<PixelWord[]>;
+
+/** Tesseract as the recogniser. */
+export const tesseractReader =
+  (tesseract: TesseractWorker): ReadImage =>
+  (image, dpi, layout) =>
+    recognise(tesseract, image, dpi, layout);
 
 async function recognise(tesseract: TesseractWorker, image: GreyImage, dpi: number, layout: Layout = 'page'): Promise<PixelWord[]> {
   const { data } = await tesseract.recognize(
@@ -167,7 +176,7 @@ function asItCame(source: GreyImage, maxPixels: number): Prepared {
   return { image: darkenFaintInk(normaliseBackground(scaled, paperBlock(scaled)), DARKEST_INK), scale, skew: 0, cropped: false, across: null };
 }
 
-async function readOriented(tesseract: TesseractWorker, image: GreyImage, across: boolean | null, dpi: number, deadline: () => void, layout: Layout = 'page'): Promise<Pass> {
+async function readOriented(recognise: ReadImage, image: GreyImage, across: boolean | null, dpi: number, deadline: () => void, layout: Layout = 'page'): Promise<Pass> {
   // Along the axis the text lines give, upright first; upside down when that reading is doubtful.
   // When the axis is unknown, the other one too.
   const order = across === false ? [1, 3] : across === true ? [0, 2] : blankLines(image).horizontal ? [0, 2, 1, 3] : [1, 3, 0, 2];
@@ -177,11 +186,11 @@ async function readOriented(tesseract: TesseractWorker, image: GreyImage, across
     const turned = rotateQuarters(image, quarters);
     if (best && i % 2 === 1) {
       // Which end is up shows on a band of the page as well as on the whole, at a third of the cost.
-      const band = await recognise(tesseract, crop(turned, { x0: 0, y0: turned.height / 3, x1: turned.width, y1: (turned.height * 2) / 3 }), dpi, layout);
+      const band = await recognise(crop(turned, { x0: 0, y0: turned.height / 3, x1: turned.width, y1: (turned.height * 2) / 3 }), dpi, layout);
       if (meanConfidence(band) <= best.confidence + 0.1) continue;
       deadline();
     }
-    const words = await recognise(tesseract, turned, dpi, layout);
+    const words = await recognise(turned, dpi, layout);
     const pass: Pass = { quarters, words, confidence: meanConfidence(words) };
     if (!best || score(pass) > score(best)) best = pass;
     if (best.confidence >= CONFIDENT && best.words.length >= FEW_WORDS) break;
@@ -230,11 +239,11 @@ const ASSUMED_DPI = 300;
  * throws once the page's time is up; it is checked between the recogniser's passes, and the pool
  * ends a worker that overruns anyway.
  */
-export async function readPageImage(tesseract: TesseractWorker, source: GreyImage, dpi: number | null, maxPixels: number, deadline: () => void): Promise<PageScan> {
+export async function readPageImage(recognise: ReadImage, source: GreyImage, dpi: number | null, maxPixels: number, deadline: () => void): Promise<PageScan> {
   // An even page (an empty page rendered, a blank scan) has nothing to read, in any direction.
   const tones = toneRange(source);
   if (tones.high - tones.low < EVEN_TONE) return { width: source.width, height: source.height, quarters: 0, skew: 0, cropped: false, words: [], rules: [] };
-  const read = (page: Prepared, layout?: Layout) => readOriented(tesseract, page.image, page.across, dpi ? dpi * page.scale : ASSUMED_DPI, deadline, layout);
+  const read = (page: Prepared, layout?: Layout) => readOriented(recognise, page.image, page.across, dpi ? dpi * page.scale : ASSUMED_DPI, deadline, layout);
   const first = prepare(source, maxPixels);
   let prepared = first;
   let pass = await read(first);

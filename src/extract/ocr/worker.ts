@@ -4,7 +4,9 @@
  */
 import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesseract.js';
 import { rasteriseImage, rasterisePdfPage, type Limits } from './rasterise';
-import { readPageImage, type PageScan } from './recognise';
+import type { OcrEngine } from './languages';
+import { PaddleRecogniser } from './ppocr';
+import { readPageImage, tesseractReader, type PageScan, type ReadImage } from './recognise';
 
 declare const self: Worker;
 
@@ -12,6 +14,8 @@ export interface WorkerSetup {
   languages: string[];
   languageFolder: string;
   limits: Limits;
+  /** Which recogniser reads the pages. */
+  engine: OcrEngine;
 }
 
 export interface PageJob {
@@ -33,8 +37,14 @@ export interface PageReply {
 
 let setup: WorkerSetup | null = null;
 let tesseract: Promise<TesseractWorker> | null = null;
+let reader: Promise<ReadImage> | null = null;
 
-async function recogniser(): Promise<TesseractWorker> {
+function recogniser(): Promise<ReadImage> {
+  reader ??= setup!.engine === 'paddle' ? PaddleRecogniser.create().then((p) => (image: Parameters<ReadImage>[0]) => p.read(image)) : tesseractWorker().then(tesseractReader);
+  return reader;
+}
+
+async function tesseractWorker(): Promise<TesseractWorker> {
   tesseract ??= (async () => {
     const worker = await createWorker(setup!.languages.join('+'), OEM.LSTM_ONLY, {
       langPath: setup!.languageFolder,

