@@ -638,11 +638,17 @@ function headerOnly(columns: Column[]): boolean {
 }
 
 /**
- * A table of several records whose own header names at least half the columns: a list of such
- * documents (a CSV of invoices), whose records are the rows even when the columns are header fields.
+ * A header that names a column this clearly is a list of documents' header (Vendor, Date, Total),
+ * not an item table's whose words only resemble it (Description, Amount, or a headless column of text).
+ */
+const STRONGLY_NAMED = 0.85;
+
+/**
+ * A table of several records whose own header names at least half the columns clearly: a list of
+ * such documents (a CSV of invoices), whose records are the rows even when the columns are header fields.
  */
 function namesColumns(plan: Plan, columns: Column[]): boolean {
-  return plan.records.length >= 2 && plan.matches.filter((m) => (m.named ?? 0) >= MIN_SCORE).length * 2 >= columns.length;
+  return plan.records.length >= 2 && plan.matches.filter((m) => (m.named ?? 0) >= STRONGLY_NAMED).length * 2 >= columns.length;
 }
 
 /** A column that asks for a field of the whole document (invoice number, vendor, due date). */
