@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { Column } from '../../domain/columns';
 import type { Reading } from '../document';
+import { parseOcrEngine, parseOcrLanguages, type OcrEngine } from '../ocr/languages';
 import { readDocument } from '../read';
 
 export const CORPUS_DIR = process.env.CORPUS_DIR ?? join(import.meta.dir, '..', '..', '..', '..', 'shared', 'extract-corpus');
@@ -51,8 +52,8 @@ export function devCases(kinds: Set<string>): CorpusCase[] {
   return out.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
-/** A hash of every source file that shapes a reading: readers, layout, OCR, the reading entry point. */
-function readerVersion(): string {
+/** A hash of every source file that shapes a reading (readers, layout, OCR, the reading entry point) and of the recogniser chosen. */
+function readerVersion(engine: OcrEngine): string {
   const hash = createHash('sha256');
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -64,14 +65,23 @@ function readerVersion(): string {
   const extract = join(ROOT, 'src', 'extract');
   for (const dir of ['readers', 'layout', 'ocr']) walk(join(extract, dir));
   for (const file of ['read.ts', 'document.ts']) hash.update(file).update(readFileSync(join(extract, file)));
+  // The same sources read scans differently with another recogniser.
+  hash.update(engine);
   return hash.digest('hex').slice(0, 16);
 }
 
-let version: string | null = null;
+const versions = new Map<OcrEngine, string>();
 
-/** The document's reading, from the cache when this file was read by these readers before. */
-export async function cachedReading(c: CorpusCase): Promise<Reading | null> {
-  version ??= readerVersion();
+/** The recogniser the server would use (ROWSMITH_OCR_ENGINE and ROWSMITH_OCR_LANGS). */
+export const serverEngine = (): OcrEngine => parseOcrEngine(process.env.ROWSMITH_OCR_ENGINE, parseOcrLanguages(process.env.ROWSMITH_OCR_LANGS));
+
+/**
+ * The document's reading, from the cache when this file was read by these readers before. Scans
+ * are read with `engine`, which must be the OCR pool's (see configureOcr).
+ */
+export async function cachedReading(c: CorpusCase, engine: OcrEngine = serverEngine()): Promise<Reading | null> {
+  if (!versions.has(engine)) versions.set(engine, readerVersion(engine));
+  const version = versions.get(engine)!;
   const bytes = new Uint8Array(readFileSync(c.documentPath));
   const key = createHash('sha256').update(bytes).digest('hex').slice(0, 24);
   const file = join(CACHE_DIR, `${key}-${version}.json`);

@@ -52,7 +52,8 @@ export function roleOptions(layout: Layout, wants: Want[], result: Map<string, C
   const scan = layout.lines.some((l) => l.confidence !== undefined);
   for (const want of wants) {
     const role = roleOf(want);
-    const model = role ? weights[role] : undefined;
+    const base = role ? weights[role] : undefined;
+    const model = scan && base?.scan ? base.scan : base;
     if (!role || !model) continue;
     const rule = result.get(want.column.id);
     const candidates = modelCandidates(role, layout, want, wants, rule && rule.score > 0 ? { value: rule.value, score: rule.score, line: rule.line } : null, language);

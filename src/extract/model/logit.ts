@@ -18,6 +18,8 @@ export interface RoleWeights {
   scanThreshold?: number;
   /** Share of training documents that have this field: an empty field counts against a row by it. */
   presence: number;
+  /** The model for recognised scans, when trained apart from the one for text. */
+  scan?: RoleWeights;
 }
 
 export interface Group {
