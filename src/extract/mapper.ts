@@ -703,11 +703,21 @@ function mergeFields(a: DocumentFieldValues, b: DocumentFieldValues): DocumentFi
 }
 
 /**
+ * An amount the general model is at least this sure of stays its own: a receipt prints its total
+ * at a different height each time and under several "total" labels (subtotal, rounded, paid), where
+ * one example's place is a weaker guide than the amounts' arithmetic.
+ */
+const SURE_AMOUNT = 0.8;
+
+/**
  * Fields a learned layout found replace the general ones: a person showed where this issuer prints
  * them. The row's confidence moves with them.
  */
-function withLearned(fields: DocumentFieldValues, learned: Record<string, unknown>, columnCount: number): DocumentFieldValues {
+function withLearned(fields: DocumentFieldValues, found: Record<string, unknown>, columns: Column[]): DocumentFieldValues {
+  const amounts = new Set(columns.filter((c) => c.type === 'number' || c.type === 'currency').map((c) => c.id));
+  const learned = Object.fromEntries(Object.entries(found).filter(([id]) => !(amounts.has(id) && (fields.scores[id] ?? 0) >= SURE_AMOUNT)));
   const ids = Object.keys(learned);
+  const columnCount = columns.length;
   if (!ids.length) return fields;
   const out: DocumentFieldValues = { values: { ...fields.values, ...learned }, scores: { ...fields.scores } };
   for (const id of ids) out.scores[id] = LEARNED_SCORE;
@@ -744,7 +754,7 @@ export function mapReading(
   }
   if (options.layouts?.length) {
     const pages = reading.pages?.length ? reading.pages : pagesFromLines(reading.lines);
-    documentFields = withLearned(documentFields, learnedFields(pages, columns, options.layouts, documentFields.values).values, columns.length);
+    documentFields = withLearned(documentFields, learnedFields(pages, columns, options.layouts, documentFields.values).values, columns);
   }
   return mapDocument({ tables: reading.tables, groups, fields: documentFields, topic: options.topic, defaults, sureness: sureness(reading.lines) }, columns, strictness);
 }

@@ -6,6 +6,7 @@ import { fingerprintMatch, fingerprintOf, LAYOUT_MATCH, learnedFields, type Lear
 import { locateAll, locateRow } from '../../src/extract/learn/locate';
 import { dateOrderOf, fitOf, numberReadings, similarity } from '../../src/extract/learn/match';
 import { pagesFromLines, spansOf } from '../../src/extract/learn/spans';
+import { mapReading } from '../../src/extract/mapper';
 
 const column = (id: string, type: Column['type']): Column => ({ id, name: id, type, required: false });
 
@@ -137,6 +138,14 @@ describe('learned layouts', () => {
     expect(learnedFields([receipt('31.80')], columns, [receiptLayout]).values).toEqual({ total: '31.80' });
     // The recogniser lost the decimal point: nothing is learned, rather than the amount beside the other label.
     expect(learnedFields([receipt('3180')], columns, [receiptLayout]).values).toEqual({});
+  });
+
+  test("an amount the general model is sure of stays its own; a doubtful one takes the layout's", () => {
+    const next = page([...letterhead, [50, 120, '05/06/2024'], [300, 600, 'Subtotal'], [450, 600, '95.00'], [300, 640, 'Pay this'], [450, 640, '118.75']]);
+    const reading = { tables: [], groups: [], lines: [], text: '', pages: [next] };
+    const total = (score: number) => mapReading(reading, columns, 'balanced', { fields: { values: { total: '95.00' }, scores: { total: score } }, layouts: [layout] })[0]?.values.total;
+    expect(total(0.95)).toBe(95);
+    expect(total(0.5)).toBe(118.75);
   });
 
   test('a field the document does not show where the example has it is left to the general model', () => {
