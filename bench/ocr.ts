@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 import { closeOcr, configureOcr, ocrPages } from '../src/extract/ocr';
-import { parseOcrEngine, parseOcrLanguages } from '../src/extract/ocr/languages';
+import { ocrChoice } from '../src/extract/ocr/languages';
 import { CORPUS_DIR } from './corpus';
 import { machine, memoryMiB, percentile, printTable, startRowsmith } from './lib';
 
@@ -136,8 +136,7 @@ function receiptCases(split: string): string[] {
 
 /** Configures one OCR worker, as the server would, and starts it on a small page so no measured read pays for its start. */
 export async function startOneOcrWorker(): Promise<void> {
-  const languages = parseOcrLanguages(process.env.ROWSMITH_OCR_LANGS);
-  configureOcr({ languages, workers: 1, pageTimeoutMs: 120_000, engine: parseOcrEngine(process.env.ROWSMITH_OCR_ENGINE, languages) });
+  configureOcr({ ...ocrChoice(), workers: 1, pageTimeoutMs: 120_000 });
   const canvas = createCanvas(200, 60);
   const g = canvas.getContext('2d');
   g.fillStyle = '#fff';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AddressPolicy } from './lib/address';
-import { parseOcrEngine, parseOcrLanguages, type OcrEngine } from './extract/ocr/languages';
+import { ocrChoice, type OcrEngine } from './extract/ocr/languages';
 
 export interface Config {
   port: number;
@@ -132,29 +132,17 @@ function llm(env: Env): Config['llm'] {
   return { baseUrl: baseUrl.replace(/\/+$/, ''), model, apiKey: env.ROWSMITH_LLM_API_KEY?.trim() || null, timeoutMs: int(env, 'ROWSMITH_LLM_TIMEOUT_MS', 120_000, 100, 3_600_000) };
 }
 
-function ocrLanguages(env: Env): string[] {
-  try {
-    return parseOcrLanguages(env.ROWSMITH_OCR_LANGS);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
-}
-
-function ocrEngine(env: Env, languages: string[]): OcrEngine {
-  try {
-    return parseOcrEngine(env.ROWSMITH_OCR_ENGINE, languages);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
-}
-
 function ocrSettings(env: Env): Config['ocr'] {
-  const languages = ocrLanguages(env);
+  let choice: ReturnType<typeof ocrChoice>;
+  try {
+    choice = ocrChoice(env);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
   return {
-    languages,
+    ...choice,
     workers: int(env, 'ROWSMITH_OCR_WORKERS', 1, 1, 64),
     pageTimeoutMs: int(env, 'ROWSMITH_OCR_PAGE_TIMEOUT_MS', 120_000, 1000, 3_600_000),
-    engine: ocrEngine(env, languages),
   };
 }
 

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { Column } from '../../domain/columns';
 import type { Reading } from '../document';
-import { parseOcrEngine, parseOcrLanguages, type OcrEngine } from '../ocr/languages';
+import { ocrChoice, type OcrEngine } from '../ocr/languages';
 import { readDocument } from '../read';
 
 export const CORPUS_DIR = process.env.CORPUS_DIR ?? join(import.meta.dir, '..', '..', '..', '..', 'shared', 'extract-corpus');
@@ -72,8 +72,10 @@ function readerVersion(engine: OcrEngine): string {
 
 const versions = new Map<OcrEngine, string>();
 
-/** The recogniser the server would use (ROWSMITH_OCR_ENGINE and ROWSMITH_OCR_LANGS). */
-export const serverEngine = (): OcrEngine => parseOcrEngine(process.env.ROWSMITH_OCR_ENGINE, parseOcrLanguages(process.env.ROWSMITH_OCR_LANGS));
+let chosen: OcrEngine | null = null;
+
+/** The recogniser the server would use (ROWSMITH_OCR_ENGINE and ROWSMITH_OCR_LANGS), worked out once. */
+export const serverEngine = (): OcrEngine => (chosen ??= ocrChoice().engine);
 
 /**
  * The document's reading, from the cache when this file was read by these readers before. Scans

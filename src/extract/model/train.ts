@@ -17,7 +17,7 @@ import { ruleFields } from '../fields';
 import { tableLines } from '../fields/text';
 import type { Reading } from '../document';
 import { closeOcr, configureOcr } from '../ocr';
-import { parseOcrLanguages } from '../ocr/languages';
+import { ocrChoice } from '../ocr/languages';
 import { cachedReading, devCases, serverEngine, type CorpusCase } from './corpus';
 import { decode, roleOptions, type Weights } from './index';
 import { train, type Group, type RoleWeights } from './logit';
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   const engine = serverEngine();
   const passes: Array<'teacher' | 'main'> = engine === 'tesseract' ? ['main'] : ['teacher', 'main'];
   for (const pass of passes) {
-    configureOcr({ languages: parseOcrLanguages(process.env.ROWSMITH_OCR_LANGS), workers: 1, pageTimeoutMs: 120_000, engine: pass === 'teacher' ? 'tesseract' : engine });
+    configureOcr({ languages: ocrChoice().languages, workers: 1, pageTimeoutMs: 120_000, engine: pass === 'teacher' ? 'tesseract' : engine });
     for (const c of cases) {
       const reading = await cachedReading(c, pass === 'teacher' ? 'tesseract' : engine);
       if (!reading || c.expected.length !== 1) {

@@ -4,7 +4,7 @@
  * with a text layer.
  */
 import type { Page } from '../layout/page';
-import { parseOcrEngine, parseOcrLanguages, type OcrEngine } from './languages';
+import { ocrChoice, parseOcrEngine, type OcrEngine } from './languages';
 import { OcrPool, type OcrOptions, type PageOutcome, type ScannedPage } from './pool';
 
 export { imageInfo, imageKind } from './image-info';
@@ -28,16 +28,12 @@ export function configureOcr(settings: { languages: string[]; workers: number; p
 }
 
 export function ocrPool(): OcrPool {
-  if (!options) {
-    const languages = parseOcrLanguages(process.env.ROWSMITH_OCR_LANGS);
-    options = {
-      languages,
-      workers: Number(process.env.ROWSMITH_OCR_WORKERS) || 1,
-      pageTimeoutMs: Number(process.env.ROWSMITH_OCR_PAGE_TIMEOUT_MS) || 120_000,
-      engine: parseOcrEngine(process.env.ROWSMITH_OCR_ENGINE, languages),
-      limits: DEFAULT_LIMITS,
-    };
-  }
+  options ??= {
+    ...ocrChoice(),
+    workers: Number(process.env.ROWSMITH_OCR_WORKERS) || 1,
+    pageTimeoutMs: Number(process.env.ROWSMITH_OCR_PAGE_TIMEOUT_MS) || 120_000,
+    limits: DEFAULT_LIMITS,
+  };
   pool ??= new OcrPool(options);
   return pool;
 }

@@ -108,3 +108,9 @@ export function parseOcrEngine(raw: string | undefined, languages: string[]): Oc
   if (!(OCR_ENGINES as readonly string[]).includes(value)) throw new Error(`ROWSMITH_OCR_ENGINE must be auto, ${OCR_ENGINES.join(' or ')}, got "${value}"`);
   return value as OcrEngine;
 }
+
+/** The OCR languages and recogniser `ROWSMITH_OCR_LANGS` and `ROWSMITH_OCR_ENGINE` ask for; throws on bad values. */
+export function ocrChoice(env: Record<string, string | undefined> = process.env): { languages: string[]; engine: OcrEngine } {
+  const languages = parseOcrLanguages(env.ROWSMITH_OCR_LANGS);
+  return { languages, engine: parseOcrEngine(env.ROWSMITH_OCR_ENGINE, languages) };
+}
