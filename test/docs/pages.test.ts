@@ -36,8 +36,9 @@ test('the pages describe the present: no "not yet" or "not built yet"', () => {
   expect(stale).toEqual([]);
 });
 
-test('the configuration table lists exactly the variables src/config.ts reads', () => {
-  const source = readFileSync(join(ROOT, 'src/config.ts'), 'utf8');
+test('the configuration table lists exactly the variables the configuration reads', () => {
+  // src/config.ts, and the OCR choice it takes from the OCR module (shared with the corpus tools).
+  const source = ['src/config.ts', 'src/extract/ocr/languages.ts'].map((file) => readFileSync(join(ROOT, file), 'utf8')).join('\n');
   const read = new Set(source.match(/\b(PORT|HOST|DATA_DIR|ROWSMITH_[A-Z0-9_]+)\b/g));
   const table = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8');
   const documented = new Set([...table.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]!));
