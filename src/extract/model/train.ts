@@ -184,11 +184,12 @@ async function main(): Promise<void> {
     }
   }
 
-  // A document is scored by its fields' F1: a right field raises it by about (2 - F1), a wrong one
-  // lowers it by about F1 (over the fields written and expected). So a wrong field costs a
-  // document F1 / (2 - F1) right ones: as much as a right one gains where the document is read
-  // well, little where it is read badly (a receipt whose recognised text holds half its fields).
-  // Each document's F1 is taken at the thresholds the plain net score chooses.
+  // A document is scored by its fields' F1 = 2R / (W + E): R right of W written, E expected. Given
+  // the document's other fields (R right of W written), writing one more expected field raises it
+  // by 2(S - R) / (S(S + 1)) when right and lowers it by 2R / (S(S + 1)) when wrong, S = W + E. So
+  // a wrong field costs R / (S - R) right ones: nearly as much as a right one gains where the rest
+  // is read well, little where it is read badly (a receipt whose recognised text holds half its
+  // fields). The other fields are taken at the penalty and threshold the plain net score chooses.
   // The lowest allowed threshold within one field of the best: between near-equals, writing wins.
   const choose = (scores: number[], scan: boolean) => {
     const allowed = scores.map((n, k) => (scan || THRESHOLDS[k]! >= TEXT_FLOOR ? n : -Infinity));
@@ -196,39 +197,54 @@ async function main(): Promise<void> {
   };
   const first = new Map<string, number>();
   for (const [key, t] of tallies) first.set(key, choose(t.net, key.endsWith('|true')));
-  const perDoc = new Map<string, { right: number; written: number }>();
+  const fieldOf = (key: string) => key.replace(/\|[^|]*\|/, '|');
+  const firstKey = new Map<string, string>();
+  for (const [key, t] of tallies) {
+    const best = firstKey.get(fieldOf(key));
+    if (!best || t.net[first.get(key)!]! > tallies.get(best)!.net[first.get(best)!]!) firstKey.set(fieldOf(key), key);
+  }
+  // Per document and field (role and source), whether it was written, and rightly.
+  const outcome = new Map<string, Map<string, { right: number; written: number }>>();
   for (const w of written) {
-    if (first.get(w.key) !== w.k) continue;
-    const d = perDoc.get(w.doc) ?? { right: 0, written: 0 };
-    d.written++;
-    if (w.ok) d.right++;
-    perDoc.set(w.doc, d);
+    if (firstKey.get(fieldOf(w.key)) !== w.key || first.get(w.key) !== w.k) continue;
+    const fields = outcome.get(w.doc) ?? new Map<string, { right: number; written: number }>();
+    const o = fields.get(fieldOf(w.key)) ?? { right: 0, written: 0 };
+    o.written++;
+    if (w.ok) o.right++;
+    fields.set(fieldOf(w.key), o);
+    outcome.set(w.doc, fields);
   }
-  const cost = new Map<string, number>();
-  for (const doc of docs) {
-    const d = perDoc.get(doc.id) ?? { right: 0, written: 0 };
-    const expectedFields = Object.values(doc.expected).filter((v) => v !== null && v !== undefined && v !== '').length;
-    const f1 = d.written + expectedFields ? (2 * d.right) / (d.written + expectedFields) : 1;
-    cost.set(doc.id, f1 / (2 - f1));
-  }
+  const expectedCount = new Map(docs.map((doc) => [doc.id, Object.values(doc.expected).filter((v) => v !== null && v !== undefined && v !== '').length]));
+  const costOf = (doc: string, field: string) => {
+    let right = 0;
+    let writtenOthers = 0;
+    for (const [f, o] of outcome.get(doc) ?? []) {
+      if (f === field) continue;
+      right += o.right;
+      writtenOthers += o.written;
+    }
+    const rest = writtenOthers + expectedCount.get(doc)! - right;
+    return rest > 0 ? right / rest : 1;
+  };
   const weighted = new Map<string, number[]>();
   for (const key of tallies.keys()) weighted.set(key, THRESHOLDS.map(() => 0));
-  for (const w of written) weighted.get(w.key)![w.k]! += w.ok ? 1 : -cost.get(w.doc)!;
+  for (const w of written) weighted.get(w.key)![w.k]! += w.ok ? 1 : -costOf(w.doc, fieldOf(w.key));
 
-  // Per role the penalty with the best net score over all documents; the thresholds apart for
-  // text documents and recognised scans, by the F1-weighted score.
+  // Per role, apart for text documents and recognised scans, the penalty and threshold with the
+  // best F1-weighted score: the plain net score would prefer a penalty that writes a field seldom
+  // and rightly to one that writes it on most documents, rightly twice as often as not.
   const final: Weights = {};
   console.log('\nrole         source  fields  reachable  cv right  cv wrong  threshold  l2     rules right  rules wrong');
   for (const role of ROLES) {
     const models: Partial<Record<'text' | 'scan', RoleWeights>> = {};
     for (const scan of [false, true]) {
-      const net = (l2: number) => {
-        const t = tallies.get(`${role}|${l2}|${scan}`);
-        return t ? t.net[choose(t.net, scan)]! : -Infinity;
+      const gain = (l2: number) => {
+        const scores = weighted.get(`${role}|${l2}|${scan}`);
+        return scores ? scores[choose(scores, scan)]! : -Infinity;
       };
       const scored = (scan ? PENALTIES : TEXT_PENALTIES).filter((l2) => tallies.has(`${role}|${l2}|${scan}`));
       if (!scored.length) continue;
-      const l2 = scored.reduce((best, x) => (net(x) > net(best) ? x : best));
+      const l2 = scored.reduce((best, x) => (gain(x) > gain(best) ? x : best));
       const w = fit(role, () => true, l2, scan);
       if (!w) continue;
       const t = tallies.get(`${role}|${l2}|${scan}`)!;

@@ -1,7 +1,7 @@
 /**
- * Letters the recogniser reads in place of digits (O for 0, l or I for 1, S for 5), repaired only
- * where the reading is unambiguous: a value meant to be a number whose other characters are
- * digits and number punctuation. A word stays a word.
+ * Glyphs the recogniser reads for one another across letters and digits: letters in place of
+ * digits (O for 0, l or I for 1, S for 5) inside what is unmistakably a number, and digits in
+ * place of letters inside a word. Each repair is made only where the glyphs around it decide it.
  */
 
 const DIGIT_FOR: Record<string, string> = { O: '0', o: '0', l: '1', I: '1', '|': '1', S: '5', s: '5' };
@@ -24,4 +24,26 @@ export function repairOcrNumber(text: string): string {
   const plain = /^-?\d+([.,]\d+)?$/;
   if (!grouped.test(repaired) && !plain.test(repaired)) return text;
   return `${before}${repaired}${after}`;
+}
+
+/** A 0 or 1 between small letters ("Ja1an", "Sc0op"): a word's o or l. */
+const DIGIT_IN_LOWER = /(?<=\p{Ll})[01](?=\p{Ll})/gu;
+/**
+ * A word of capitals but for one 0 or 1 inside, four letters at least ("SHOPP1NG", "G0LDEN"): the
+ * digit is its O or I. Codes ("SW1A", "U13", "A1B2") are shorter or hold more digits.
+ */
+const DIGIT_IN_UPPER = /^([("']*\p{Lu}+)([01])(\p{Lu}+[)"'.,:;]*)$/u;
+/** A number of three or more digits with one O among them ("4780O"): a postal code's or amount's 0. */
+const LETTER_IN_DIGITS = /^(?=(?:\D*\d){3})\d*[Oo]\d*$/;
+
+/**
+ * A recognised word with a digit read inside letters, or an O inside digits, repaired: the
+ * surrounding glyphs say which was meant. Mixed codes keep their digits.
+ */
+export function repairOcrWord(text: string): string {
+  if (LETTER_IN_DIGITS.test(text)) return text.replace(/[Oo]/, '0');
+  if (!/[01]/.test(text)) return text;
+  const upper = DIGIT_IN_UPPER.exec(text);
+  if (upper && (upper[1]! + upper[3]!).replace(/[^\p{L}]/gu, '').length >= 4) return upper[1]! + (upper[2] === '0' ? 'O' : 'I') + upper[3]!;
+  return text.replace(DIGIT_IN_LOWER, (d) => (d === '0' ? 'o' : 'l'));
 }

@@ -27,8 +27,11 @@ const TWO_WORD_FORMS: Array<[string, string]> = [
  */
 const ONE_WORD_FORMS = [...new Set(LEGAL_FORMS.filter((f) => !/\s/.test(f) && f.length >= 3).map((f) => f.toUpperCase()))];
 
-/** Glyphs the recogniser takes for one another in print; a repair changes one glyph for another of its group. */
-const CONFUSABLE_GROUPS = ['OD0Q', '1IL|!', '5S', '8B', '2Z', '6G'];
+/**
+ * Glyphs the recogniser takes for one another in print; a repair changes one glyph for another of
+ * its group. E and B differ only on their right side, which faint thermal print loses.
+ */
+const CONFUSABLE_GROUPS = ['OD0Q', '1IL|!', '5S', '8BE', '2Z', '6G'];
 const GROUP_OF = new Map<string, number>();
 CONFUSABLE_GROUPS.forEach((group, i) => {
   for (const glyph of group) GROUP_OF.set(glyph, i);

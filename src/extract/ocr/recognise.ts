@@ -12,6 +12,7 @@ import { blankLines, encodePgm, findRules, normaliseBackground, resize, rotateBo
 import { binarise, crop, darkenFaintInk, findPaper, rotate, skewAngle, textLineHeight, textRunsAcross } from './paper';
 import { median } from '../layout/lines';
 import { repairLegalForms } from './legal-forms';
+import { repairOcrWord } from './confusions';
 
 /** A recognised word, in pixels of the upright page image. */
 export interface PixelWord extends Box {
@@ -293,8 +294,15 @@ export async function readPageImage(recognise: ReadImage, source: GreyImage, dpi
   };
 }
 
-/** The words with misread legal forms of companies repaired, line by line (see legal-forms.ts). */
-export function repairLines<W extends { text: string; line: number }>(words: W[]): W[] {
+/**
+ * The words with digits misread inside letters repaired (see confusions.ts), then misread legal
+ * forms of companies, line by line (see legal-forms.ts).
+ */
+export function repairLines<W extends { text: string; line: number }>(read: W[]): W[] {
+  const words = read.map((w) => {
+    const text = repairOcrWord(w.text);
+    return text === w.text ? w : { ...w, text };
+  });
   const lines = new Map<number, number[]>();
   words.forEach((w, i) => lines.set(w.line, [...(lines.get(w.line) ?? []), i]));
   const out = [...words];

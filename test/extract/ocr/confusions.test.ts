@@ -1,6 +1,7 @@
 /** Digits read as letters, repaired only inside what is unmistakably a number. */
 import { describe, expect, test } from 'bun:test';
-import { repairOcrNumber } from '../../../src/extract/ocr/confusions';
+import { repairOcrNumber, repairOcrWord } from '../../../src/extract/ocr/confusions';
+import { repairLines } from '../../../src/extract/ocr/recognise';
 
 describe('OCR digit confusions', () => {
   test('O, l and S inside a number become 0, 1 and 5', () => {
@@ -13,5 +14,31 @@ describe('OCR digit confusions', () => {
 
   test('words, codes and numbers without a confusion stay as they are', () => {
     for (const text of ['SOLD', 'Is', 'lOl', '12.50', 'INV-1O42', '12 Sets', 'O', 'S1.2.3']) expect(repairOcrNumber(text)).toBe(text);
+  });
+});
+
+describe('OCR letter confusions', () => {
+  test('a 0 or 1 inside a word becomes its letter, in the case around it; an O inside a long number its 0', () => {
+    expect(repairOcrWord('Ja1an')).toBe('Jalan');
+    expect(repairOcrWord('Sc0op')).toBe('Scoop');
+    expect(repairOcrWord('SHOPP1NG')).toBe('SHOPPING');
+    expect(repairOcrWord('C0MPANY')).toBe('COMPANY');
+    expect(repairOcrWord('4780O')).toBe('47800');
+    expect(repairOcrWord('2O19')).toBe('2019');
+  });
+
+  test('codes, numbers and ordinary words keep their glyphs', () => {
+    for (const text of ['SW1A', 'U13/BG', 'L0T', 'A1B2', 'PJU1A/3', 'NO', '1O', 'B1750', 'Level', '10AM', 'ISO9001', '1OO', 'x10y', 'Room101'])
+      expect(repairOcrWord(text)).toBe(text);
+  });
+
+  test('on a page the words are repaired before legal forms are', () => {
+    const words = [
+      { text: 'G0LDEN', line: 1 },
+      { text: 'Sc0op', line: 1 },
+      { text: 'SDN', line: 1 },
+      { text: 'EHD', line: 1 },
+    ];
+    expect(repairLines(words).map((w) => w.text)).toEqual(['GOLDEN', 'Scoop', 'SDN', 'BHD']);
   });
 });

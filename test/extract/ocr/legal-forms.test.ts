@@ -12,6 +12,7 @@ describe('OCR legal forms', () => {
     expect(line('Acme Trading Pte Lt0')).toBe('Acme Trading Pte Ltd');
     expect(line('Acme Son. Bhd. (123456-X)')).toBe('Acme Sdn. Bhd. (123456-X)');
     expect(line('ACME TRADING C0 LTD')).toBe('ACME TRADING CO LTD');
+    expect(line('ACME BAKERIES SDN EHD')).toBe('ACME BAKERIES SDN BHD');
   });
 
   test('a one-word form ending a name is repaired, keeping its punctuation and letter case', () => {
