@@ -62,6 +62,14 @@ describe('spans and locations', () => {
     expect(spans.find((s) => s.text === '7.20')?.label).toBe('Total incl. tax');
   });
 
+  test('a line cut by a wide gap is also one span, so a letter-spaced name is found whole', () => {
+    const p = page([
+      [50, 30, 'KEDAI RUNCIT'],
+      [170, 30, 'MAJU JAYA'],
+    ]);
+    expect(locateAll([p], column('c', 'string'), 'KEDAI RUNCIT MAJU JAYA')[0]).toMatchObject({ lines: 1, fit: 1, box: { x0: 50, x1: 222 } });
+  });
+
   test('a block of lines is one span (an address)', () => {
     const p = page([
       [50, 100, 'Unit 4, Tannery Yard'],
@@ -146,6 +154,23 @@ describe('learned layouts', () => {
     const total = (score: number) => mapReading(reading, columns, 'balanced', { fields: { values: { total: '95.00' }, scores: { total: score } }, layouts: [layout] })[0]?.values.total;
     expect(total(0.95)).toBe(95);
     expect(total(0.5)).toBe(118.75);
+  });
+
+  test("the issuer's address is its corrected one wherever its lines are printed again, a glyph misread", () => {
+    const shop = (lines: Array<[number, number, string]>) => page([[50, 30, 'Kestrel Hardware'], [50, 44, 'Reg 55501234-X'], ...lines, [40, 300, 'Total'], [240, 300, '9.00']]);
+    const example = shop([[50, 60, 'Unit 4, Tannery Yard,'], [50, 72, 'Ostwick OW2 1AB']]);
+    const addressLayout: LearnedLayout = {
+      id: 'exmp_3',
+      fingerprint: fingerprintOf([example]),
+      pages: [{ number: 1, width: 600, height: 800 }],
+      fields: [{ column_id: 'address', value: 'Unit 4, Tannery Yard, Ostwick OW2 1AB', page: 1, box: { x0: 50, y0: 60, x1: 176, y1: 82 }, label: null, lines: 2, text: 'Unit 4, Tannery Yard, Ostwick OW2 1AB' }],
+    };
+    // Centred lines that do not stack into one block, one letter misread.
+    const next = shop([[120, 60, 'Unit 4, Tannery Yard,'], [20, 72, 'Ostwlck OW2 1AB']]);
+    expect(learnedFields([next], [column('address', 'string')], [addressLayout]).values).toEqual({ address: 'Unit 4, Tannery Yard, Ostwick OW2 1AB' });
+    // Another branch's address is its own.
+    const branch = shop([[120, 60, 'Unit 9, Mill Lane,'], [20, 72, 'Fenbury FB1 9ZZ']]);
+    expect(learnedFields([branch], [column('address', 'string')], [addressLayout]).values.address).not.toBe('Unit 4, Tannery Yard, Ostwick OW2 1AB');
   });
 
   test('a field the document does not show where the example has it is left to the general model', () => {

@@ -12,7 +12,7 @@ import type { DayOrder } from '../dates';
 import { IBAN_RE, validIban } from '../fields/values';
 import type { Box, PageModel } from '../layout/page';
 import { dateIn, isTextual, normalizeText, numberReadings, similarity } from './match';
-import { pageText, spansOf, type Span } from './spans';
+import { lineTexts, pageText, spansOf, type Span } from './spans';
 
 export interface Fingerprint {
   identifiers: string[];
@@ -186,6 +186,7 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
   const printed = field.text ? compact(normalizeText(field.text)) : wanted;
   const label = field.label ? normalizeText(field.label) : null;
   const width = (field.box.x1 - field.box.x0) / size.width;
+  if (isTextual(column) && wanted && printsConstant(pages, field.lines, [printed, wanted])) return field.value;
   const found: Array<{ score: number; value: unknown; exact: boolean; constant: boolean }> = [];
   let labelPrinted = false;
   for (const page of pages) {
@@ -217,6 +218,25 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
   // the issuer's own text is its own wherever it stands.
   const pool = labelPrinted ? found.filter((f) => f.exact || f.constant) : found;
   return pool.reduce<(typeof found)[number] | null>((best, f) => (!best || f.score > best.score ? f : best), null)?.value ?? null;
+}
+
+/**
+ * Whether some run of whole lines (about as many as the example's field covered) reads as the
+ * example's text, misread glyphs aside: the issuer's own name or address, printed again. Whole
+ * lines, because a recogniser's words do not always stack into the spans an address made on the
+ * example.
+ */
+function printsConstant(pages: PageModel[], lines: number, texts: string[]): boolean {
+  for (const page of pages) {
+    const all = lineTexts(page).map((t) => compact(normalizeText(t)));
+    for (let from = 0; from < all.length; from++) {
+      for (let n = 1; n <= lines + 1 && from + n <= all.length; n++) {
+        const run = all.slice(from, from + n).join('');
+        if (texts.some((t) => similarity(run, t) >= MIN_CONSTANT)) return true;
+      }
+    }
+  }
+  return false;
 }
 
 function sameMagnitude(text: string, other: unknown): boolean {

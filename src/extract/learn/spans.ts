@@ -110,6 +110,11 @@ export function pageText(page: PageModel): string {
     .join('\n');
 }
 
+/** The page's lines, each as its text. */
+export function lineTexts(page: PageModel): string[] {
+  return linesOf(page).map((line) => joinText(line.words));
+}
+
 const CACHE = new WeakMap<PageModel, Span[]>();
 
 /** Every span of a page: word runs within a segment, and whole segments stacked over lines. */
@@ -138,6 +143,10 @@ export function spansOf(page: PageModel): Span[] {
         spans.push({ page: page.number, text, box: block, lines: m + 1, label: labelOf(lines, k, si, seg.from) });
       }
     });
+    // The whole line, when gaps cut it: a name printed letter-spaced, or whose words the recogniser boxed loosely.
+    if (line.segments.length > 1 && line.words.length <= MAX_WORDS) {
+      spans.push({ page: page.number, text: joinText(line.words), box: line.segments.reduce<Box>((b, s) => union(b, s.box), line.segments[0]!.box), lines: 1, label: null });
+    }
   });
   CACHE.set(page, spans);
   return spans;
