@@ -134,6 +134,26 @@ describe('learned layouts', () => {
     expect(learnedFields([other], columns, [layout])).toEqual({ layout: null, values: {} });
   });
 
+  test("another supplier's invoice to the same customer, printing the customer's tax id, takes nothing from the layout", () => {
+    const invoice = (supplier: Array<[number, number, string]>, total: [number, number, string]) =>
+      page([...supplier, [50, 120, 'Bill to'], [50, 132, 'Nordby Cartage'], [50, 144, 'VAT GB 999 8888 77'], [300, total[1], 'Amount due'], total]);
+    const alder: Array<[number, number, string]> = [[50, 30, 'Alder Timber Supplies'], [50, 44, 'VAT GB 111 2222 33']];
+    const example = invoice(alder, [450, 600, '310.00']);
+    const supplierLayout: LearnedLayout = {
+      id: 'exmp_4',
+      fingerprint: fingerprintOf([example]),
+      pages: [{ number: 1, width: 600, height: 800 }],
+      fields: [
+        { column_id: 'vendor', value: 'Alder Timber Supplies', page: 1, box: { x0: 50, y0: 30, x1: 180, y1: 40 }, label: null, lines: 1 },
+        { column_id: 'total', value: 310, page: 1, box: { x0: 450, y0: 600, x1: 480, y1: 610 }, label: 'Amount due', lines: 1, text: '310.00' },
+      ],
+    };
+    // The same supplier's next invoice is read its way; another supplier's is not, though both print the customer's tax id.
+    expect(learnedFields([invoice(alder, [450, 640, '95.00'])], columns, [supplierLayout]).values).toEqual({ vendor: 'Alder Timber Supplies', total: '95.00' });
+    const birch = invoice([[50, 30, 'Birch Paper Mill'], [50, 44, 'VAT GB 444 5555 66']], [450, 640, '52.00']);
+    expect(learnedFields([birch], columns, [supplierLayout])).toEqual({ layout: null, values: {} });
+  });
+
   test("where the example's very label is printed, a near label's amount is not taken, even when the right one does not read", () => {
     const receipt = (total: string) => page([[50, 30, 'Kestrel Hardware'], [50, 44, 'Reg 55501234-X'], [40, 300, 'Total excl tax'], [240, 300, '20.00'], [40, 330, 'Total incl tax'], [240, 330, total]]);
     const example = receipt('21.20');

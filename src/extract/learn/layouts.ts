@@ -92,15 +92,37 @@ export function exampleFingerprint(pages: PageModel[], values: unknown[]): Finge
  * (words a document tool prints on every issuer's page would otherwise join them).
  */
 export function fingerprintMatch(a: Fingerprint, b: Fingerprint): number {
-  const words = new Set(a.words);
-  const shared = b.words.filter((w) => words.has(w)).length;
-  const union = a.words.length + b.words.length - shared;
-  const jaccard = union ? shared / union : 0;
+  const jaccard = letterheadAlike(a, b);
   const ids = new Set(a.identifiers);
   const sharedIds = b.identifiers.filter((i) => ids.has(i)).length;
   if (sharedIds > 0) return jaccard >= 0.1 ? Math.min(1, 0.5 + jaccard / 2) : 0;
   if (a.identifiers.length && b.identifiers.length) return jaccard >= 0.7 ? jaccard : 0;
   return jaccard;
+}
+
+/** The share of letterhead words two fingerprints have in common (Jaccard). */
+function letterheadAlike(a: Fingerprint, b: Fingerprint): number {
+  const words = new Set(a.words);
+  const shared = b.words.filter((w) => words.has(w)).length;
+  const union = a.words.length + b.words.length - shared;
+  return union ? shared / union : 0;
+}
+
+/** Letterheads this alike are one issuer's whatever else the pages print. */
+const SAME_LETTERHEAD = 0.7;
+/** The example's name of its issuer must print on the document at least this alike (a few misread glyphs). */
+const MIN_NAME = 0.75;
+
+/**
+ * The example's topmost text of words (its issuer's name, which a letterhead opens with), when it
+ * located one: a document that shares only an identifier and some words with the example (its
+ * customer's tax id and address, printed by every supplier) is another issuer's unless it prints
+ * that name too.
+ */
+function issuerName(layout: LearnedLayout): LearnedField | null {
+  const first = Math.min(...layout.fields.map((f) => f.page));
+  const named = layout.fields.filter((f) => f.page === first && typeof f.value === 'string' && (f.value.match(/\p{L}/gu)?.length ?? 0) >= 4);
+  return named.reduce<LearnedField | null>((top, f) => (!top || f.box.y0 < top.box.y0 ? f : top), null);
 }
 
 /** Fingerprints at least this alike are one issuer's layout. */
@@ -221,19 +243,25 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
 }
 
 /**
- * Whether some run of whole lines (about as many as the example's field covered) reads as the
- * example's text, misread glyphs aside: the issuer's own name or address, printed again. Whole
- * lines, because a recogniser's words do not always stack into the spans an address made on the
- * example.
+ * Whether some run of whole lines (about as many as the example's field covered), or a span, reads
+ * as the example's text, misread glyphs aside: the issuer's own name or address, printed again.
+ * Whole lines too, because a recogniser's words do not always stack into the spans an address made
+ * on the example.
  */
-function printsConstant(pages: PageModel[], lines: number, texts: string[]): boolean {
+function printsConstant(pages: PageModel[], lines: number, texts: string[], alike = MIN_CONSTANT): boolean {
   for (const page of pages) {
     const all = lineTexts(page).map((t) => compact(normalizeText(t)));
     for (let from = 0; from < all.length; from++) {
       for (let n = 1; n <= lines + 1 && from + n <= all.length; n++) {
         const run = all.slice(from, from + n).join('');
-        if (texts.some((t) => similarity(run, t) >= MIN_CONSTANT)) return true;
+        if (texts.some((t) => similarity(run, t) >= alike)) return true;
       }
+    }
+    // Or part of a line: a name beside the date, or before its registration number.
+    for (const span of spansOf(page)) {
+      if (span.lines > lines + 1) continue;
+      const run = compact(normalizeText(span.text));
+      if (texts.some((t) => similarity(run, t) >= alike)) return true;
     }
   }
   return false;
@@ -252,7 +280,11 @@ export function matchingLayout(pages: PageModel[], layouts: LearnedLayout[]): { 
   let best: { layout: LearnedLayout; match: number } | null = null;
   for (const layout of layouts) {
     const match = fingerprintMatch(fingerprint, layout.fingerprint);
-    if (match >= LAYOUT_MATCH && (!best || match > best.match)) best = { layout, match };
+    if (match < LAYOUT_MATCH || (best && match <= best.match)) continue;
+    const name = letterheadAlike(fingerprint, layout.fingerprint) < SAME_LETTERHEAD ? issuerName(layout) : null;
+    const texts = name ? [name.value, name.text].filter((t): t is string => typeof t === 'string').map((t) => compact(normalizeText(t))) : [];
+    if (name && !printsConstant(pages, name.lines, texts, MIN_NAME)) continue;
+    best = { layout, match };
   }
   return best;
 }
