@@ -159,8 +159,9 @@ export function parseHumanDate(input: string, guess: boolean, hints: DateHints =
 const DATE_PATTERNS: Array<{ re: RegExp; kind: 'iso' | 'numeric' | 'dmy' | 'mdy' }> = [
   { re: /(?<![\d.])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d])/g, kind: 'iso' },
   { re: /(?<![\d.\/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[./-]\d)/g, kind: 'numeric' },
-  // "12. März 2024", "15 de marzo de 2024", and as tills print them: "24-Mar-2018", "24 Mar-18".
-  { re: new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})(?:\\.?\\s*|-)(?:de\\s+)?(${MONTH_ALT})(?!\\p{L})\\.?(?:,?\\s*|\\s?-\\s?)(?:de\\s+)?(\\d{4}|(?<=-)\\d{2})(?!\\d)`, 'gu'), kind: 'dmy' },
+  // "12. März 2024", "15 de marzo de 2024", and as tills and logs print them: "24-Mar-2018",
+  // "24 Mar-18", "15/Apr/2017", "14May/2017" (a separator lost).
+  { re: new RegExp(`(?<![\\p{L}\\d/])(\\d{1,2})(?:\\.?\\s*|-|/)(?:de\\s+)?(${MONTH_ALT})(?!\\p{L})\\.?(?:,?\\s*|\\s?-\\s?|/)(?:de\\s+)?(\\d{4}|(?<=[-/])\\d{2})(?!\\d)`, 'gu'), kind: 'dmy' },
   { re: new RegExp(`(?<![\\p{L}])(${MONTH_ALT})(?!\\p{L})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`, 'gu'), kind: 'mdy' },
 ];
 

@@ -26,6 +26,14 @@ describe('findDates', () => {
     expect(findDates('12. März 2024', null).map((d) => d.iso)).toEqual(['2024-03-12']);
   });
 
+  test('a month name between slashes, or with a separator lost, as tills and logs print it', () => {
+    expect(findDates('CB# 83079 15/Apr/2017 04:56:46', null).map((d) => d.iso)).toEqual(['2017-04-15']);
+    expect(findDates('14May/2017 02:56', null).map((d) => d.iso)).toEqual(['2017-05-14']);
+    expect(findDates('10/Oct/00 13:55', null).map((d) => d.iso)).toEqual(['2000-10-10']);
+    // A part of a longer slashed code is no date.
+    expect(findDates('REF 4/12/May/2017', null).map((d) => d.iso)).toEqual([]);
+  });
+
   test('a two-digit number after a month name without a hyphen is no year', () => {
     expect(findDates('Ref 12 May 18 x', null)).toEqual([]);
   });
