@@ -177,7 +177,7 @@ export class PaddleRecogniser {
 }
 
 /** A character read at output steps first..last, and how likely a space was in the steps before it. */
-interface Char {
+export interface Char {
   char: string;
   first: number;
   last: number;
@@ -192,8 +192,17 @@ interface Char {
  */
 const SPACE_PROBABILITY = 0.05;
 
+/**
+ * Whether `next` continues a number's decimals: a digit after a digit and a decimal mark ("72." then
+ * "00"), where thermal print's wide spacing makes a space likely though a number has none.
+ */
+function inNumber(current: Char[], next: Char): boolean {
+  const [before, mark] = [current.at(-2)?.char ?? '', current.at(-1)?.char ?? ''];
+  return /\d/.test(next.char) && /[.,]/.test(mark) && /\d/.test(before);
+}
+
 /** Characters to words: at the recogniser's spaces, and where a space was likely though not read. */
-function wordsOf(chars: Char[]): Array<{ text: string; first: number; last: number; confidence: number }> {
+export function wordsOf(chars: Char[]): Array<{ text: string; first: number; last: number; confidence: number }> {
   const words: Array<{ text: string; first: number; last: number; confidence: number }> = [];
   let current: Char[] = [];
   const flush = () => {
@@ -212,7 +221,7 @@ function wordsOf(chars: Char[]): Array<{ text: string; first: number; last: numb
       flush();
       continue;
     }
-    if (c.spaceBefore > SPACE_PROBABILITY) flush();
+    if (c.spaceBefore > SPACE_PROBABILITY && !inNumber(current, c)) flush();
     current.push(c);
   }
   flush();
