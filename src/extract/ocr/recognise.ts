@@ -295,8 +295,8 @@ export async function readPageImage(recognise: ReadImage, source: GreyImage, dpi
 }
 
 /**
- * The words with digits misread inside letters repaired (see confusions.ts), then misread legal
- * forms of companies, line by line (see legal-forms.ts).
+ * The words with glyphs misread across letters and digits repaired ("Ja1an", "4780O"; see
+ * confusions.ts), then misread legal forms of companies, line by line (see legal-forms.ts).
  */
 export function repairLines<W extends { text: string; line: number }>(read: W[]): W[] {
   const words = read.map((w) => {
