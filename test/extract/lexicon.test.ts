@@ -176,6 +176,10 @@ describe('abbreviations, heads and related fields', () => {
     expect(topConcept('Discount pct')).toBe('discount');
   });
 
+  test("a till receipt's money handed over is tendered, however it is worded", () => {
+    for (const label of ['Cash', 'Cash Received', 'Cash Tendered', 'Change', 'Espèces reçues', 'Bar erhalten']) expect(conceptsOf(label)[0]?.concept).toBe('tendered');
+  });
+
   test('an English compound is named by its last word when its words tie', () => {
     expect(conceptsOf('Merchant phone')[0]!.concept).toBe('phone');
     expect(conceptsOf('Item quantity')[0]!.concept).toBe('quantity');

@@ -194,7 +194,7 @@ const SPACE_PROBABILITY = 0.05;
 
 /**
  * Whether `next` continues a number's decimals: a digit after a digit and a decimal mark ("72." then
- * "00"), where thermal print's wide spacing makes a space likely though a number has none.
+ * "00"), where thermal print's wide spacing makes the recogniser see a space a number has none of.
  */
 function inNumber(current: Char[], next: Char): boolean {
   const [before, mark] = [current.at(-2)?.char ?? '', current.at(-1)?.char ?? ''];
@@ -216,14 +216,16 @@ export function wordsOf(chars: Char[]): Array<{ text: string; first: number; las
     }
     current = [];
   };
-  for (const c of chars) {
+  chars.forEach((c, i) => {
     if (c.char === ' ') {
-      flush();
-      continue;
+      // Not even a space read as one splits a number after its decimal mark.
+      const next = chars[i + 1];
+      if (!next || !inNumber(current, next)) flush();
+      return;
     }
     if (c.spaceBefore > SPACE_PROBABILITY && !inNumber(current, c)) flush();
     current.push(c);
-  }
+  });
   flush();
   return words.filter((w) => w.text.trim() !== '');
 }

@@ -23,9 +23,11 @@ describe('PP-OCR words', () => {
     expect(wordsOf(chars('QTY 2~100.88')).map((w) => w.text)).toEqual(['QTY', '2', '100.88']);
   });
 
-  test("a likely space after a number's decimal mark does not split the number", () => {
+  test("a space after a number's decimal mark, likely or read, does not split the number", () => {
     expect(wordsOf(chars('TOTAL:~72.~00')).map((w) => w.text)).toEqual(['TOTAL:', '72.00']);
     expect(wordsOf(chars('8,~20')).map((w) => w.text)).toEqual(['8,20']);
+    // Even where the recogniser read a space there.
+    expect(wordsOf(chars('PAYABLE: 72. 00')).map((w) => w.text)).toEqual(['PAYABLE:', '72.00']);
     // A full stop ending a word is no decimal mark.
     expect(wordsOf(chars('No.~12')).map((w) => w.text)).toEqual(['No.', '12']);
   });
