@@ -208,8 +208,9 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
   const printed = field.text ? compact(normalizeText(field.text)) : wanted;
   const label = field.label ? normalizeText(field.label) : null;
   const width = (field.box.x1 - field.box.x0) / size.width;
+  // The issuer's own text (its name, its address) printed again, wherever it stands: the example's value.
   if (isTextual(column) && wanted && printsConstant(pages, field.lines, [printed, wanted])) return field.value;
-  const found: Array<{ score: number; value: unknown; exact: boolean; constant: boolean }> = [];
+  const found: Array<{ score: number; value: unknown; exact: boolean }> = [];
   let labelPrinted = false;
   for (const page of pages) {
     // The same page, or the last page for a field the example had on its last page (totals).
@@ -222,23 +223,19 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
       const value = valueOf(span, column, field);
       if (value === null) continue;
       const place = closeness(field.box, size, span.box, page);
-      // The same words printed as on the example (or as the person corrected them): the example's value.
-      const own = compact(normalizeText(span.text));
-      const constant = isTextual(column) && wanted ? Math.max(similarity(own, printed), similarity(own, wanted)) : 0;
-      // At the example's label, or where it stood when it had none, or the same text (the issuer's own).
-      if (!(labelFit >= MIN_LABEL || (!label && place >= MIN_PLACE) || constant >= MIN_CONSTANT)) continue;
+      // At the example's label, or where it stood when it had none.
+      if (!(labelFit >= MIN_LABEL || (!label && place >= MIN_PLACE))) continue;
       const spanWidth = (span.box.x1 - span.box.x0) / page.width;
       const extent = Math.min(width, spanWidth) / Math.max(width, spanWidth, 1e-6);
       // The general model's own choice, when the layout allows it, settles which of two nearly as likely runs of words it is.
       const agrees = isTextual(column) && generalText !== null && normalizeText(span.text) === generalText ? 0.3 : 0;
-      const score = (labelFit >= MIN_LABEL ? labelFit : 0) + 0.8 * place + 0.5 * extent + (constant >= MIN_CONSTANT ? 1.5 * constant : 0) + agrees;
-      found.push({ score, value: constant >= MIN_CONSTANT ? field.value : value, exact: labelFit >= EXACT_LABEL, constant: constant >= MIN_CONSTANT });
+      const score = (labelFit >= MIN_LABEL ? labelFit : 0) + 0.8 * place + 0.5 * extent + agrees;
+      found.push({ score, value, exact: labelFit >= EXACT_LABEL });
     }
   }
   // The very label the example's value stood at, when the document prints it, rules out near ones
-  // ("Total incl. tax" is no "Total excl. tax"), even when what stands beside it does not read;
-  // the issuer's own text is its own wherever it stands.
-  const pool = labelPrinted ? found.filter((f) => f.exact || f.constant) : found;
+  // ("Total incl. tax" is no "Total excl. tax"), even when what stands beside it does not read.
+  const pool = labelPrinted ? found.filter((f) => f.exact) : found;
   return pool.reduce<(typeof found)[number] | null>((best, f) => (!best || f.score > best.score ? f : best), null)?.value ?? null;
 }
 

@@ -105,14 +105,19 @@ function labelOf(lines: Line[], k: number, segment: number, from: number): strin
 
 /** The page's text, a line a line: numbers of two lines never run together. */
 export function pageText(page: PageModel): string {
-  return linesOf(page)
-    .map((line) => joinText(line.words))
-    .join('\n');
+  return lineTexts(page).join('\n');
 }
 
-/** The page's lines, each as its text. */
+const LINE_TEXTS = new WeakMap<PageModel, string[]>();
+
+/** The page's lines, each as its text (memoised: every learned field of a document looks at them). */
 export function lineTexts(page: PageModel): string[] {
-  return linesOf(page).map((line) => joinText(line.words));
+  let texts = LINE_TEXTS.get(page);
+  if (!texts) {
+    texts = linesOf(page).map((line) => joinText(line.words));
+    LINE_TEXTS.set(page, texts);
+  }
+  return texts;
 }
 
 const CACHE = new WeakMap<PageModel, Span[]>();
