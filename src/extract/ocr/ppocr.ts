@@ -136,6 +136,7 @@ export class PaddleRecogniser {
     const stepWidth = w / steps;
     const chars: Char[] = [];
     const space = this.alphabet.length;
+    const comma = this.alphabet.indexOf(',') + 1;
     let previous = 0;
     // The most a space was likely at any step since the last character, though the blank won.
     let spaceSince = 0;
@@ -149,9 +150,12 @@ export class PaddleRecogniser {
           best = k;
         }
       }
-      if (best !== 0 && best === previous) chars.at(-1)!.last = t;
-      else if (best !== 0) {
-        chars.push({ char: (this.alphabet[best - 1] ?? '').normalize('NFKC'), first: t, last: t, p, spaceBefore: spaceSince });
+      if (best !== 0 && best === previous) {
+        const last = chars.at(-1)!;
+        last.last = t;
+        last.comma = Math.max(last.comma, comma ? probs[t * classes + comma]! : 0);
+      } else if (best !== 0) {
+        chars.push({ char: (this.alphabet[best - 1] ?? '').normalize('NFKC'), first: t, last: t, p, spaceBefore: spaceSince, comma: comma ? probs[t * classes + comma]! : 0 });
         spaceSince = 0;
       } else spaceSince = Math.max(spaceSince, probs[t * classes + space]!);
       previous = best;
@@ -176,13 +180,41 @@ export class PaddleRecogniser {
   }
 }
 
-/** A character read at output steps first..last, and how likely a space was in the steps before it. */
+/**
+ * A character read at output steps first..last, how likely a space was in the steps before it, and
+ * how likely a comma was at its own steps.
+ */
 export interface Char {
   char: string;
   first: number;
   last: number;
   p: number;
   spaceBefore: number;
+  comma: number;
+}
+
+/**
+ * On thermal and worn print a comma's tail fades and the recogniser reads a full stop where the
+ * comma stands ("NO 12. MAIN ROAD"), though it still gives the comma some probability; where a
+ * full stop is printed it gives the comma almost none. Chosen on the corpus's dev receipts with
+ * `npm run bench -- receipts-ocr` (see docs/benchmarks.md).
+ */
+const COMMA_PROBABILITY = 0.05;
+
+/**
+ * A full stop at `i` read where the recogniser also saw a comma, after a number or a whole word: no
+ * decimal mark, no part of a code ("No.12"), and no abbreviation's stop ("Co.", "Ltd.", "St."),
+ * which follows a word of at most three letters.
+ */
+function fadedComma(chars: Char[], i: number): boolean {
+  const c = chars[i]!;
+  if (c.char !== '.' || c.comma < COMMA_PROBABILITY) return false;
+  const next = chars[i + 1]?.char ?? '';
+  const after = chars.slice(i + 1).find((n) => n.char !== ' ')?.char ?? '';
+  const start = chars.slice(0, i).findLastIndex((n) => !/[\p{L}\p{N}/-]/u.test(n.char));
+  const word = chars.slice(start + 1, i).map((n) => n.char).join('');
+  const whole = /\d$/.test(word) || (word.match(/\p{L}/gu) ?? []).length >= 4;
+  return whole && !/\d/.test(next) && !(/\d/.test(word.at(-1) ?? '') && /\d/.test(after));
 }
 
 /**
@@ -216,7 +248,8 @@ export function wordsOf(chars: Char[]): Array<{ text: string; first: number; las
     }
     current = [];
   };
-  chars.forEach((c, i) => {
+  chars.forEach((read, i) => {
+    const c = fadedComma(chars, i) ? { ...read, char: ',' } : read;
     if (c.char === ' ') {
       // Not even a space read as one splits a number after its decimal mark.
       const next = chars[i + 1];

@@ -2,20 +2,28 @@
 import { describe, expect, test } from 'bun:test';
 import { wordsOf, type Char } from '../../../src/extract/ocr/ppocr';
 
-/** Characters one output step each; `~` before a character marks a likely space (probability 0.3). */
+/**
+ * Characters one output step each; `~` before a character marks a likely space (probability 0.3),
+ * `^` a character at which a comma had probability 0.2, `'` one at which it had 0.01.
+ */
 function chars(text: string): Char[] {
   const out: Char[] = [];
   let likely = 0;
+  let comma = 0;
   for (const char of text) {
-    if (char === '~') {
-      likely = 0.3;
+    if (char === '~' || char === '^' || char === "'") {
+      if (char === '~') likely = 0.3;
+      else comma = char === '^' ? 0.2 : 0.01;
       continue;
     }
-    out.push({ char, first: out.length, last: out.length, p: 0.9, spaceBefore: likely });
+    out.push({ char, first: out.length, last: out.length, p: 0.9, spaceBefore: likely, comma });
     likely = 0;
+    comma = 0;
   }
   return out;
 }
+
+const text = (read: string) => wordsOf(chars(read)).map((w) => w.text).join(' ');
 
 describe('PP-OCR words', () => {
   test('a likely space between letters or after a number ends a word', () => {
@@ -30,5 +38,21 @@ describe('PP-OCR words', () => {
     expect(wordsOf(chars('PAYABLE: 72. 00')).map((w) => w.text)).toEqual(['PAYABLE:', '72.00']);
     // A full stop ending a word is no decimal mark.
     expect(wordsOf(chars('No.~12')).map((w) => w.text)).toEqual(['No.', '12']);
+  });
+
+  test('a full stop read where the recogniser also saw a comma is a comma, after a number or a whole word', () => {
+    expect(text('NO 12^. MAIN ROAD')).toBe('NO 12, MAIN ROAD');
+    expect(text('GREEN PARK^. 40150 CITY')).toBe('GREEN PARK, 40150 CITY');
+    expect(text('HILL VIEW^.')).toBe('HILL VIEW,');
+    // Where the comma was no real reading, the full stop stays.
+    expect(text("GREEN PARK'. 40150 CITY")).toBe('GREEN PARK. 40150 CITY');
+  });
+
+  test('a decimal mark, a code and an abbreviation keep their full stop, however likely a comma', () => {
+    expect(text('TOTAL 72^.00')).toBe('TOTAL 72.00');
+    expect(text('TOTAL 72^. 00')).toBe('TOTAL 72.00');
+    expect(text('No^.12')).toBe('No.12');
+    expect(text('ACME SDN^. BHD^.')).toBe('ACME SDN. BHD.');
+    expect(text('D^.E^. Co^. Ltd^.')).toBe('D.E. Co. Ltd.');
   });
 });
