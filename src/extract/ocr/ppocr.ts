@@ -134,32 +134,7 @@ export class PaddleRecogniser {
     const [, steps, classes] = output.dims as [number, number, number];
     const probs = output.data as Float32Array;
     const stepWidth = w / steps;
-    const chars: Char[] = [];
-    const space = this.alphabet.length;
-    const comma = this.alphabet.indexOf(',') + 1;
-    let previous = 0;
-    // The most a space was likely at any step since the last character, though the blank won.
-    let spaceSince = 0;
-    for (let t = 0; t < steps; t++) {
-      let best = 0;
-      let p = probs[t * classes]!;
-      for (let k = 1; k < classes; k++) {
-        const q = probs[t * classes + k]!;
-        if (q > p) {
-          p = q;
-          best = k;
-        }
-      }
-      if (best !== 0 && best === previous) {
-        const last = chars.at(-1)!;
-        last.last = t;
-        last.comma = Math.max(last.comma, comma ? probs[t * classes + comma]! : 0);
-      } else if (best !== 0) {
-        chars.push({ char: (this.alphabet[best - 1] ?? '').normalize('NFKC'), first: t, last: t, p, spaceBefore: spaceSince, comma: comma ? probs[t * classes + comma]! : 0 });
-        spaceSince = 0;
-      } else spaceSince = Math.max(spaceSince, probs[t * classes + space]!);
-      previous = best;
-    }
+    const chars = charsOf(probs, steps, classes, this.alphabet);
     const middle = (region.y0 + region.y1) / 2;
     // A character's first output step lies about half a step inside its glyph.
     return wordsOf(chars).map((word) => ({
@@ -178,6 +153,67 @@ export class PaddleRecogniser {
     const outputs = await session.run({ [session.inputNames[0]!]: tensor });
     return outputs[session.outputNames[0]!]!;
   }
+}
+
+/**
+ * The recogniser's output steps to characters (greedy CTC decoding: the likeliest class at each
+ * step, repeats merged, blanks dropped), each with what the losing classes said around it: how
+ * likely a space was before it and a comma at it. A comma the blank outvoted after a word is kept
+ * (see LOST_COMMA). `alphabet` lists the classes after the blank, the space last.
+ */
+export function charsOf(probs: Float32Array, steps: number, classes: number, alphabet: string[]): Char[] {
+  const chars: Char[] = [];
+  const space = alphabet.length;
+  const comma = alphabet.indexOf(',') + 1;
+  const commaAt = (t: number) => (comma ? probs[t * classes + comma]! : 0);
+  let previous = 0;
+  // The most a space, and a comma, were likely at any step since the last character, though the blank won.
+  let spaceSince = 0;
+  let commaSince = 0;
+  const keepLostComma = (t: number) => {
+    if (commaSince >= LOST_COMMA && lostCommaFits(chars)) chars.push({ char: ',', first: t, last: t, p: chars.at(-1)!.p, spaceBefore: 0, comma: commaSince });
+  };
+  for (let t = 0; t < steps; t++) {
+    let best = 0;
+    let p = probs[t * classes]!;
+    for (let k = 1; k < classes; k++) {
+      const q = probs[t * classes + k]!;
+      if (q > p) {
+        p = q;
+        best = k;
+      }
+    }
+    if (best !== 0 && best === previous) {
+      const last = chars.at(-1)!;
+      last.last = t;
+      last.comma = Math.max(last.comma, commaAt(t));
+    } else if (best !== 0) {
+      keepLostComma(t - 1);
+      chars.push({ char: (alphabet[best - 1] ?? '').normalize('NFKC'), first: t, last: t, p, spaceBefore: spaceSince, comma: commaAt(t) });
+      spaceSince = 0;
+      commaSince = 0;
+    } else {
+      spaceSince = Math.max(spaceSince, probs[t * classes + space]!);
+      commaSince = Math.max(commaSince, commaAt(t));
+    }
+    previous = best;
+  }
+  keepLostComma(steps - 1);
+  return chars;
+}
+
+/**
+ * A comma's probability at the blank steps after a word from which the comma is taken as printed:
+ * thermal print loses commas to the blank at the end of a word ("MAIN ROAD 12 CITY" where "12,"
+ * is printed), the recogniser giving them 0.14 to 0.36 there while a word without one gets under
+ * 0.06. Chosen on the corpus's dev receipts (see docs/benchmarks.md).
+ */
+const LOST_COMMA = 0.1;
+
+/** A comma may follow the characters read so far: they end in a letter or digit, and not in an amount ("0.00"), which a comma never follows on a receipt's line. */
+function lostCommaFits(chars: Char[]): boolean {
+  const word = chars.slice(chars.findLastIndex((c) => c.char === ' ') + 1).map((c) => c.char).join('');
+  return /[\p{L}\p{N}]$/u.test(word) && !/\d[.,]\d+$/.test(word);
 }
 
 /**

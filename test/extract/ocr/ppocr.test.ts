@@ -1,6 +1,6 @@
 /** PP-OCR's characters into words: at its spaces, where a space was likely, never inside a number's decimals. */
 import { describe, expect, test } from 'bun:test';
-import { wordsOf, type Char } from '../../../src/extract/ocr/ppocr';
+import { charsOf, wordsOf, type Char } from '../../../src/extract/ocr/ppocr';
 
 /**
  * Characters one output step each; `~` before a character marks a likely space (probability 0.3),
@@ -54,5 +54,37 @@ describe('PP-OCR words', () => {
     expect(text('No^.12')).toBe('No.12');
     expect(text('ACME SDN^. BHD^.')).toBe('ACME SDN. BHD.');
     expect(text('D^.E^. Co^. Ltd^.')).toBe('D.E. Co. Ltd.');
+  });
+
+  describe('decoding the output steps', () => {
+    const alphabet = ['A', 'B', '1', '2', '.', ',', ' '];
+    /** Output steps: each a character of the alphabet at 0.9, or `_` (the blank) at 0.9 with the comma at `comma`. */
+    function steps(spec: string, comma = 0): Float32Array {
+      const classes = alphabet.length + 1;
+      const probs = new Float32Array(spec.length * classes);
+      [...spec].forEach((c, t) => {
+        const k = c === '_' ? 0 : alphabet.indexOf(c) + 1;
+        probs[t * classes + k] = 0.9;
+        if (c === '_') probs[t * classes + alphabet.indexOf(',') + 1] = comma;
+      });
+      return probs;
+    }
+    const decoded = (spec: string, comma = 0) => wordsOf(charsOf(steps(spec, comma), spec.length, alphabet.length + 1, alphabet)).map((w) => w.text).join(' ');
+
+    test('repeats merge, blanks separate', () => {
+      expect(decoded('AA_A_BB 1_12')).toBe('AAB 112');
+    });
+
+    test('a comma the blank outvoted after a word or a number is kept', () => {
+      expect(decoded('AB_ 12_', 0.2)).toBe('AB, 12,');
+      expect(decoded('A_B', 0.2)).toBe('A,B');
+      // Where the comma had no real chance, nothing is added.
+      expect(decoded('AB_ 12_', 0.03)).toBe('AB 12');
+    });
+
+    test('no comma is added after an amount or after punctuation', () => {
+      expect(decoded('1.2_2_', 0.3)).toBe('1.22');
+      expect(decoded('A,_ B.__', 0.3)).toBe('A, B.');
+    });
   });
 });
