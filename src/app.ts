@@ -8,7 +8,7 @@ import { errorHandler } from './http/errors';
 import { Gateway } from './http/gateway';
 import { columnsRoutes } from './http/columns.routes';
 import { consoleRoutes } from './http/console.routes';
-import { docsRoutes } from './http/docs.routes';
+import { docsRoutes, openApiCache } from './http/docs.routes';
 import { keysRoutes } from './http/keys.routes';
 import { meRoutes } from './http/me.routes';
 import { rowsRoutes } from './http/rows.routes';
@@ -149,6 +149,7 @@ export function createApp(deps: AppDeps) {
   elysia = new Elysia({ encodeSchema: false })
     .use(errorHandler(log, () => elysia))
     .use(jsonBody(deps.config.maxBodyBytes, deps.config.maxUploadBytes))
+    .use(openApiCache('/swagger/json'))
     .use(
       // The plugin writes the OpenAPI document; its page (which loads a CDN) is replaced by
       // docsRoutes, which serves Swagger UI from this process.

@@ -52,3 +52,18 @@ export function docsRoutes() {
       { detail: { hide: true } },
     );
 }
+
+/**
+ * The OpenAPI document is the same for the life of the process, but the plugin builds and
+ * serialises it (about 6 ms) on every request: it is kept as text after the first. Registered before
+ * the plugin, whose route it then covers.
+ */
+export function openApiCache(specPath: string) {
+  let text: string | null = null;
+  return new Elysia({ name: 'openapi-cache' }).onAfterHandle({ as: 'global' }, ({ path, response }) => {
+    if (path !== specPath || response === null || typeof response !== 'object' || response instanceof Response) return;
+    text ??= JSON.stringify(response);
+    return new Response(text, { headers: { 'content-type': 'application/json' } });
+  });
+}
+
