@@ -154,6 +154,7 @@ describe('a merge run under way', () => {
     expect(await answers(t.base, Object.keys(want))).toEqual(want);
   });
 
+  // 300 writes and reads, each its own commit: several seconds on a slow machine; what counts is the reader slots.
   test('reads that stop early while a run commits between them leave no LMDB reader open', async () => {
     app = await startApp({ config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000, indexMergeSliceMs: 1, backgroundYieldMs: 10_000 } });
     const t = await tableWith(12_000);
@@ -170,7 +171,7 @@ describe('a merge run under way', () => {
     expect(app.store.env.readerList().split('\n').length).toBeLessThan(10);
     await run.release();
     expect(indexProblems(app.services, 'proj_default', t.id)).toEqual([]);
-  });
+  }, 60_000);
 
   test('under a steady stream of requests a run pauses between its steps and still finishes', async () => {
     app = await startApp({ config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000, indexMergeSliceMs: 1, backgroundYieldMs: 20 } });
