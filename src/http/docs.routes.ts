@@ -66,4 +66,3 @@ export function openApiCache(specPath: string) {
     return new Response(text, { headers: { 'content-type': 'application/json' } });
   });
 }
-
