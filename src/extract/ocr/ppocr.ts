@@ -170,8 +170,9 @@ export function charsOf(probs: Float32Array, steps: number, classes: number, alp
   // The most a space, and a comma, were likely at any step since the last character, though the blank won.
   let spaceSince = 0;
   let commaSince = 0;
-  const keepLostComma = (t: number) => {
-    if (commaSince >= LOST_COMMA && lostCommaFits(chars)) chars.push({ char: ',', first: t, last: t, p: chars.at(-1)!.p, spaceBefore: 0, comma: commaSince });
+  // Not before a mark the recogniser did read: the blank steps beside a comma it read carry that comma's probability too.
+  const keepLostComma = (t: number, next = ' ') => {
+    if (commaSince >= LOST_COMMA && /[\p{L}\p{N} ]/u.test(next) && lostCommaFits(chars)) chars.push({ char: ',', first: t, last: t, p: chars.at(-1)!.p, spaceBefore: 0, comma: commaSince });
   };
   for (let t = 0; t < steps; t++) {
     let best = 0;
@@ -188,8 +189,9 @@ export function charsOf(probs: Float32Array, steps: number, classes: number, alp
       last.last = t;
       last.comma = Math.max(last.comma, commaAt(t));
     } else if (best !== 0) {
-      keepLostComma(t - 1);
-      chars.push({ char: (alphabet[best - 1] ?? '').normalize('NFKC'), first: t, last: t, p, spaceBefore: spaceSince, comma: commaAt(t) });
+      const char = (alphabet[best - 1] ?? '').normalize('NFKC');
+      keepLostComma(t - 1, char);
+      chars.push({ char, first: t, last: t, p, spaceBefore: spaceSince, comma: commaAt(t) });
       spaceSince = 0;
       commaSince = 0;
     } else {
@@ -210,7 +212,10 @@ export function charsOf(probs: Float32Array, steps: number, classes: number, alp
  */
 const LOST_COMMA = 0.1;
 
-/** A comma may follow the characters read so far: they end in a letter or digit, and not in an amount ("0.00"), which a comma never follows on a receipt's line. */
+/**
+ * A comma may follow the characters read so far: they end in a letter or digit, and not in an
+ * amount ("0.00"), which a comma never follows on a receipt's line.
+ */
 function lostCommaFits(chars: Char[]): boolean {
   const word = chars.slice(chars.findLastIndex((c) => c.char === ' ') + 1).map((c) => c.char).join('');
   return /[\p{L}\p{N}]$/u.test(word) && !/\d[.,]\d+$/.test(word);

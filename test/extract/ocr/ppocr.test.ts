@@ -85,6 +85,8 @@ describe('PP-OCR words', () => {
     test('no comma is added after an amount or after punctuation', () => {
       expect(decoded('1.2_2_', 0.3)).toBe('1.22');
       expect(decoded('A,_ B.__', 0.3)).toBe('A, B.');
+      // Nor before a comma or full stop the recogniser read after the blank.
+      expect(decoded('AB_, 12_.', 0.3)).toBe('AB, 12.');
     });
   });
 });
