@@ -43,9 +43,8 @@ import { ExtractService } from './services/extract.service';
 import { ExportsService } from './services/exports.service';
 import { SuggestService } from './services/suggest.service';
 import { TemplatesService } from './services/templates.service';
-import { AccountsStore } from './store/accounts.store';
 import type { Store } from './store/db';
-import { IdempotencyStore } from './store/idempotency.store';
+import { lmdbPort } from './store/lmdb.port';
 import { MetaStore } from './store/meta.store';
 import { RowsStore } from './store/rows.store';
 import { BuildQueue } from './search/builds';
@@ -54,14 +53,8 @@ import { IndexTails } from './search/index-tail';
 import { ColumnCache } from './search/column-cache';
 import { SearchIndexes } from './search/search';
 import { TablesStore } from './store/tables.store';
-import { UsageStore } from './store/usage.store';
-import { WebhooksStore } from './store/webhooks.store';
-import { BatchesStore } from './store/batches.store';
 import { FilesStore } from './store/files.store';
-import { ExportsStore } from './store/exports.store';
-import { TemplatesStore } from './store/templates.store';
-import { ExamplesStore } from './store/examples.store';
-import { ReadingsStore } from './store/readings.store';
+import { ExportFiles } from './store/exports.store';
 import { ExamplesService } from './services/examples.service';
 import { examplesRoutes } from './http/examples.routes';
 
@@ -84,8 +77,9 @@ export interface NetworkDeps {
 }
 
 export function createServices(store: Store, config: Config, clock: Clock, log: Logger, network: NetworkDeps = {}) {
+  const port = lmdbPort(store);
   const meta = new MetaStore(store);
-  const accounts = new AccountsService(store, new AccountsStore(store), clock);
+  const accounts = new AccountsService(port, clock);
   const cursors = new CursorCodec(meta.serverSecret());
   const tablesStore = new TablesStore(store);
   const rowsStore = new RowsStore(store);
@@ -94,26 +88,24 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const current = (id: string) => tablesStore.get(id);
   const columnCache = new ColumnCache(rowsStore, builds, current);
   const search = new SearchIndexes(rowsStore, builds, current, (tableId, id) => columnCache.idString(tableId, id));
-  const tables = new TablesService(store, tablesStore, clock, cursors, meta, rowsStore, search, columnCache);
+  const tables = new TablesService(port, clock, cursors, search, columnCache);
   const tails = new IndexTails(rowsStore);
   const merger = new IndexMerger(store, rowsStore, tablesStore, tails, log, config.indexMergeIdleMs, config.indexMergeRunRows, config.indexTailMaxRows, config.indexMergeSliceMs, foreground, builds);
   const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache, new RowIndex(rowsStore, tails));
   const outbound = new Outbound(config.outboundPolicy, network.resolver ?? systemResolver, config.webhookCa, `rowsmith/${VERSION}`);
   const sender = new WebhookSender(outbound, clock, config.webhookTimeoutMs);
-  const webhooks = new WebhooksService(store, new WebhooksStore(store), clock, cursors, outbound, sender, config, network.random);
-  const batchesStore = new BatchesStore(store);
+  const webhooks = new WebhooksService(port, clock, cursors, outbound, sender, config, network.random);
   const files = new FilesStore(store.dataDir);
-  const rows = new RowsService(store, tables, tablesStore, rowsStore, rowsQuery, search, columnCache, clock, tails, merger);
-  const readings = new ReadingsStore(store);
-  const batches = new BatchesService(store, batchesStore, files, rowsStore, tables, cursors, clock);
-  const examples = new ExamplesService(store, new ExamplesStore(store), readings, batchesStore, files, rowsStore, tables, cursors, clock, config, batches);
+  const rows = new RowsService(port, tables, rowsQuery, search, columnCache, clock, tails, merger);
+  const batches = new BatchesService(port, files, tables, cursors, clock);
+  const examples = new ExamplesService(port, files, tables, cursors, clock, config, batches);
   rows.onReview(examples);
   return {
+    port,
     foreground,
     merger,
     tails,
     tablesStore,
-    meta,
     accounts,
     tables,
     builds,
@@ -124,14 +116,14 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
     rows,
     batches,
     keys: new KeysService(accounts, cursors),
-    extract: new ExtractService(store, batchesStore, files, tables, rows, webhooks, outbound, clock, config, log, readings, (tableId) => examples.layoutsFor(tableId)),
+    extract: new ExtractService(port, files, tables, rows, webhooks, outbound, clock, config, log, (tableId) => examples.layoutsFor(tableId)),
     examples,
-    exports: new ExportsService(store, new ExportsStore(store), tables, rows, clock, log, config.exportTtlMs),
+    exports: new ExportsService(port, new ExportFiles(store.dataDir), tables, rows, clock, log, config.exportTtlMs),
     suggest: new SuggestService(config),
-    templates: new TemplatesService(store, new TemplatesStore(store), tables, cursors, clock),
+    templates: new TemplatesService(port, tables, cursors, clock),
     rateLimiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock),
-    usage: new UsageService(new UsageStore(store), clock),
-    idempotency: new IdempotencyService(new IdempotencyStore(store), clock),
+    usage: new UsageService(port.usage, clock),
+    idempotency: new IdempotencyService(port.idempotency, clock),
     outbound,
     webhooks,
     dispatcher: new WebhookDispatcher(webhooks, clock, log, config.webhookConcurrency),

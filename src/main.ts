@@ -9,9 +9,8 @@ import { systemClock } from './lib/clock';
 import { createLogger } from './lib/log';
 import { AccountsService } from './services/accounts.service';
 import { bootstrap } from './services/bootstrap.service';
-import { AccountsStore } from './store/accounts.store';
 import { openStore } from './store/db';
-import { MetaStore } from './store/meta.store';
+import { lmdbPort } from './store/lmdb.port';
 
 let config: Config;
 try {
@@ -37,7 +36,8 @@ const server = Bun.serve({
 });
 
 const store = openStore(config.dataDir);
-const boot = bootstrap(store, new MetaStore(store), new AccountsService(store, new AccountsStore(store), clock), clock, config.bootstrapKey);
+const port = lmdbPort(store);
+const boot = await bootstrap(port, new AccountsService(port, clock), clock, config.bootstrapKey);
 if (boot.created) {
   console.log(
     boot.keyFromEnv
@@ -60,7 +60,7 @@ if (interrupted + interruptedExports) {
 app.services.merger.resume();
 console.log(`rowsmith: listening on http://${config.host}:${server.port} (data in ${config.dataDir})`);
 if (config.prebuild) {
-  const large = app.services.rows.prebuild();
+  const large = await app.services.rows.prebuild();
   if (large) console.log(`rowsmith: building the column cache and search index of ${large} large table(s) in the background`);
 }
 

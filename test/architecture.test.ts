@@ -2,7 +2,8 @@
  * The layout's rules, read from the import statements of src/ and web/src (no build, no network):
  * no module imports itself round about; the top-level parts of src/ depend on each other in one
  * direction only; extraction knows nothing of the services, and the services reach it through its
- * one entry point; the shared domain depends on nothing else, and is all the console takes from src/.
+ * one entry point; the services and routes reach the store through its port only; the shared
+ * domain depends on nothing else, and is all the console takes from src/.
  * Type-only imports count like any other: a circle of types still ties the modules together.
  */
 import { describe, expect, test } from 'bun:test';
@@ -127,6 +128,22 @@ describe('architecture', () => {
   test('the services and routes reach extraction through its entry point only', () => {
     const entry = join(SRC, 'extract', 'index.ts');
     expect(importLines((from, to) => ['services', 'http'].includes(partOf(from)) && partOf(to) === 'extract' && to !== entry)).toEqual([]);
+  });
+
+  test('the services and routes reach the store through its port: never lmdb, the LMDB environment or its adapter', () => {
+    const lmdb = join(SRC, 'store', 'db.ts');
+    const adapter = join(SRC, 'store', 'lmdb.port.ts');
+    const layers = ['services', 'http'];
+    expect(importLines((from, to) => layers.includes(partOf(from)) && (to === lmdb || to === adapter))).toEqual([]);
+    const packageImports = srcEdges
+      .map(([from]) => from)
+      .filter((from) => layers.includes(partOf(from)))
+      .filter((from) => [...readFileSync(from, 'utf8').matchAll(STATIC_IMPORT)].some((m) => m[1] === 'lmdb' || m[1]!.startsWith('lmdb/')))
+      .map(name);
+    expect(packageImports).toEqual([]);
+    // The rule sees the imports it is about: the adapter imports both.
+    expect(edges.get(adapter)).toContain(lmdb);
+    expect([...readFileSync(join(SRC, 'store', 'db.ts'), 'utf8').matchAll(STATIC_IMPORT)].map((m) => m[1])).toContain('lmdb');
   });
 
   test('the domain depends on nothing but itself and lib, and is all the console takes from src/', () => {

@@ -10,11 +10,10 @@ import { loadConfig } from '../config';
 import { systemClock } from '../lib/clock';
 import { AccountsService } from '../services/accounts.service';
 import { monthOf } from '../services/usage.service';
-import { AccountsStore } from '../store/accounts.store';
 import { VERSION } from '../lib/version';
 import { backup, restore, type BackupManifest } from '../store/backup';
 import { openStore, type Store } from '../store/db';
-import { UsageStore } from '../store/usage.store';
+import { lmdbPort } from '../store/lmdb.port';
 
 const USAGE = `Usage: rowsmith <command> [options]
 
@@ -98,7 +97,8 @@ async function run(argv: string[], store: () => Store): Promise<void> {
     return;
   }
   const out = (human: string, data: unknown) => console.log(values.json ? JSON.stringify(data, null, 2) : human);
-  const accounts = () => new AccountsService(store(), new AccountsStore(store()), systemClock);
+  const port = () => lmdbPort(store());
+  const accounts = () => new AccountsService(port(), systemClock);
   const need = (value: string | undefined, what: string): string => {
     if (!value) throw new UsageError(`missing ${what}`);
     return value;
@@ -110,15 +110,12 @@ async function run(argv: string[], store: () => Store): Promise<void> {
       return out(`created organization ${org.id}`, org);
     }
     case 'org list': {
-      const usage = new UsageStore(store());
+      const { usage } = port();
       const month = monthOf(Date.now());
-      const orgs = accounts().listOrgs().map((o) => ({
-        id: o.id,
-        name: o.name,
-        suspended: o.suspended_at !== null,
-        quota: o.monthly_request_quota,
-        [`requests_${month}`]: usage.get(o.id, month),
-      }));
+      const orgs = [];
+      for (const o of await accounts().listOrgs()) {
+        orgs.push({ id: o.id, name: o.name, suspended: o.suspended_at !== null, quota: o.monthly_request_quota, [`requests_${month}`]: await usage.get(o.id, month) });
+      }
       return out(table(orgs), orgs);
     }
     case 'org suspend':
@@ -135,7 +132,7 @@ async function run(argv: string[], store: () => Store): Promise<void> {
       return out(`created project ${project.id}`, project);
     }
     case 'project list': {
-      const projects = accounts().listProjects(values.org).map((p) => ({ id: p.id, organization_id: p.organization_id, name: p.name, created_at: iso(p.created_at) }));
+      const projects = (await accounts().listProjects(values.org)).map((p) => ({ id: p.id, organization_id: p.organization_id, name: p.name, created_at: iso(p.created_at) }));
       return out(table(projects), projects);
     }
     case 'key create': {
@@ -159,7 +156,7 @@ async function run(argv: string[], store: () => Store): Promise<void> {
       return out(`created ${created.record.role} key ${created.record.id}; its value is shown only now:\n\n    ${created.secret}\n`, { ...shown, key: created.secret });
     }
     case 'key list': {
-      const keys = accounts().listKeys(values.org).map((k) => ({
+      const keys = (await accounts().listKeys(values.org)).map((k) => ({
         id: k.id,
         organization_id: k.organization_id,
         name: k.name,

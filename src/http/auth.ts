@@ -37,14 +37,14 @@ function rejectImpossibleIds(path: Record<string, string | null | undefined>): v
 }
 
 export function authPlugin(deps: AuthDeps) {
-  return new Elysia({ name: 'auth' }).derive({ as: 'scoped' }, ({ request, params }): { principal: Principal } => {
-    const principal = deps.accounts.authenticate(presentedKey(request.headers.get('authorization')));
+  return new Elysia({ name: 'auth' }).derive({ as: 'scoped' }, async ({ request, params }): Promise<{ principal: Principal }> => {
+    const principal = await deps.accounts.authenticate(presentedKey(request.headers.get('authorization')));
     requestInfo(request).keyId = principal.key.id;
     deps.rateLimiter.take(principal.key.id);
-    deps.usage.count(principal.org);
+    await deps.usage.count(principal.org);
     const path = (params ?? {}) as Record<string, string | null | undefined>;
     rejectImpossibleIds(path);
-    deps.accounts.authorize(principal, {
+    await deps.accounts.authorize(principal, {
       organizationId: path.organization_id ?? undefined,
       projectId: path.project_id ?? undefined,
       write: !READ_METHODS.has(request.method),

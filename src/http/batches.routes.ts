@@ -43,9 +43,9 @@ export function batchesRoutes(auth: ReturnType<typeof authPlugin>, batches: Batc
     .get('/batches/:batch_id/download/xlsx', download('xlsx'), { params: BatchParams, detail: detail("Download the batch's rows as XLSX") })
     .get(
       '/tables/:table_id/rows/:row_id/source',
-      ({ params, query }) => {
+      async ({ params, query }) => {
         const disposition = query.disposition ?? 'attachment';
-        return fileResponse(batches.rowSource(params.project_id, params.table_id, params.row_id, disposition), disposition === 'inline');
+        return fileResponse(await batches.rowSource(params.project_id, params.table_id, params.row_id, disposition), disposition === 'inline');
       },
       {
         params: RowParams,

@@ -24,7 +24,7 @@ export function exportsRoutes(auth: ReturnType<typeof authPlugin>, exports: Expo
       response: { 200: Export },
       detail: { summary: 'Get the status of an export', tags: ['Export'] },
     })
-    .get('/exports/:export_id/download', ({ params }) => fileResponse(exports.download(params.project_id, params.export_id)), {
+    .get('/exports/:export_id/download', async ({ params }) => fileResponse(await exports.download(params.project_id, params.export_id)), {
       params: ExportParams,
       detail: { summary: "Download an export's file once it is complete (rowsmith addition)", tags: ['Export'] },
     })

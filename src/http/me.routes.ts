@@ -20,7 +20,7 @@ export const MeResponse = t.Object({
 export function meRoutes(auth: ReturnType<typeof authPlugin>, accounts: AccountsService) {
   return new Elysia({ prefix: '/v1' }).use(auth).get(
     '/me',
-    ({ principal }) => ({
+    async ({ principal }) => ({
       key: {
         id: principal.key.id,
         name: principal.key.name,
@@ -30,7 +30,7 @@ export function meRoutes(auth: ReturnType<typeof authPlugin>, accounts: Accounts
         expires_at: principal.key.expires_at,
       },
       organization: { id: principal.org.id, name: principal.org.name },
-      projects: accounts.visibleProjects(principal).map((p) => ({ id: p.id, name: p.name, created_at: p.created_at })),
+      projects: (await accounts.visibleProjects(principal)).map((p) => ({ id: p.id, name: p.name, created_at: p.created_at })),
     }),
     {
       response: { 200: MeResponse },

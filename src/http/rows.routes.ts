@@ -58,7 +58,7 @@ export function rowsRoutes(auth: ReturnType<typeof authPlugin>, rows: RowsServic
       response: { 200: t.Object({ created: t.Array(RowObject), updated: t.Array(RowObject), deleted: t.Array(t.String()) }) },
       detail: detail('Create, update and delete rows in one transaction'),
     })
-    .get('/:row_id', ({ params, set }) => withEtag(set, rows.get(params.project_id, params.table_id, params.row_id)), {
+    .get('/:row_id', async ({ params, set }) => withEtag(set, await rows.get(params.project_id, params.table_id, params.row_id)), {
       params: RowParams,
       response: { 200: RowObject },
       detail: detail('Get a row (its ETag, for If-Match on updates)'),

@@ -32,7 +32,7 @@ export function tablesRoutes(auth: ReturnType<typeof authPlugin>, tables: Tables
       },
       { params: ProjectParams, body: CreateTableBody, response: { 201: Table }, detail: detail('Create a table') },
     )
-    .get('/:table_id', ({ params, set }) => tableReply(set, tables.get(params.project_id, params.table_id)), {
+    .get('/:table_id', async ({ params, set }) => tableReply(set, await tables.get(params.project_id, params.table_id)), {
       params: TableParams,
       response: { 200: Table },
       detail: detail('Get a table'),

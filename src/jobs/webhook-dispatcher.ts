@@ -58,13 +58,20 @@ export class WebhookDispatcher {
     } finally {
       this.ticking = false;
     }
-    this.rearm();
+    await this.rearm();
   }
 
   /** Arms the timer for the next queue time, unless every slot is busy (a finishing send re-arms). */
-  private rearm(): void {
+  private async rearm(): Promise<void> {
     if (this.inFlight.size >= this.concurrency) return;
-    const next = this.webhooks.nextQueuedAt();
+    let next: number | null;
+    try {
+      next = await this.webhooks.nextQueuedAt();
+    } catch (error) {
+      // The rescan timer tries again.
+      this.log.error('webhook_dispatch_failed', { error: String((error as Error)?.stack ?? error) });
+      next = null;
+    }
     const delay = next === null ? this.rescanMs : Math.min(Math.max(0, next - this.clock.now()), this.rescanMs);
     this.arm(delay);
   }
@@ -73,7 +80,7 @@ export class WebhookDispatcher {
     this.inFlight.add(work);
     void work.finally(() => {
       this.inFlight.delete(work);
-      this.rearm();
+      return this.rearm();
     });
   }
 

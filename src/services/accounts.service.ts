@@ -7,8 +7,8 @@ import { randomToken, sha256Hex } from '../lib/crypto';
 import { ApiError, notFound } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { KEY_ROLES, type KeyRole } from '../domain/keys';
-import type { AccountsStore, ApiKeyRecord, OrgRecord, ProjectRecord } from '../store/accounts.store';
-import type { Store } from '../store/db';
+import type { ApiKeyRecord, OrgRecord, ProjectRecord } from '../store/accounts.store';
+import type { Repositories, StorePort } from '../store/port';
 
 export interface Principal {
   key: ApiKeyRecord;
@@ -23,16 +23,15 @@ export interface CreatedKey {
 
 export class AccountsService {
   constructor(
-    private readonly store: Store,
-    private readonly accounts: AccountsStore,
+    private readonly port: StorePort,
     private readonly clock: Clock,
   ) {}
 
   createOrg(input: { name: string; id?: string; monthlyRequestQuota?: number | null }): Promise<OrgRecord> {
     const name = checkName(input.name, 'organization name');
     const id = input.id ?? newId('org');
-    return this.store.transaction(() => {
-      if (this.accounts.getOrg(id)) throw new ApiError(400, 'invalid_input', `organization ${id} already exists`);
+    return this.port.transaction(async (tx) => {
+      if (await tx.accounts.getOrg(id)) throw new ApiError(400, 'invalid_input', `organization ${id} already exists`);
       const now = this.clock.now();
       const org: OrgRecord = {
         id,
@@ -42,17 +41,18 @@ export class AccountsService {
         created_at: now,
         updated_at: now,
       };
-      this.accounts.putOrg(org);
+      await tx.accounts.putOrg(org);
       return org;
     });
   }
 
-  listOrgs(): OrgRecord[] {
-    return this.accounts.listOrgs();
+  listOrgs(): Promise<OrgRecord[]> {
+    return this.port.accounts.listOrgs();
   }
 
-  getOrg(id: string): OrgRecord {
-    const org = this.accounts.getOrg(id);
+  /** The organization, or 404; read through `tx` inside a transaction. */
+  async getOrg(id: string, tx: Repositories = this.port): Promise<OrgRecord> {
+    const org = await tx.accounts.getOrg(id);
     if (!org) throw notFound(`organization ${id}`);
     return org;
   }
@@ -70,10 +70,10 @@ export class AccountsService {
   }
 
   private updateOrg(id: string, change: (org: OrgRecord) => OrgRecord): Promise<OrgRecord> {
-    return this.store.transaction(() => {
-      const org = this.getOrg(id);
+    return this.port.transaction(async (tx) => {
+      const org = await this.getOrg(id, tx);
       const next = { ...change(org), updated_at: this.clock.now() };
-      this.accounts.putOrg(next);
+      await tx.accounts.putOrg(next);
       return next;
     });
   }
@@ -81,18 +81,18 @@ export class AccountsService {
   createProject(input: { organizationId: string; name: string; id?: string }): Promise<ProjectRecord> {
     const name = checkName(input.name, 'project name');
     const id = input.id ?? newId('proj');
-    return this.store.transaction(() => {
-      this.getOrg(input.organizationId);
-      if (this.accounts.getProject(id)) throw new ApiError(400, 'invalid_input', `project ${id} already exists`);
+    return this.port.transaction(async (tx) => {
+      await this.getOrg(input.organizationId, tx);
+      if (await tx.accounts.getProject(id)) throw new ApiError(400, 'invalid_input', `project ${id} already exists`);
       const now = this.clock.now();
       const project: ProjectRecord = { id, organization_id: input.organizationId, name, created_at: now, updated_at: now };
-      this.accounts.putProject(project);
+      await tx.accounts.putProject(project);
       return project;
     });
   }
 
-  listProjects(organizationId?: string): ProjectRecord[] {
-    return this.accounts.listProjects(organizationId);
+  listProjects(organizationId?: string): Promise<ProjectRecord[]> {
+    return this.port.accounts.listProjects(organizationId);
   }
 
   createKey(input: {
@@ -109,17 +109,17 @@ export class AccountsService {
     const secret = input.secret ?? `rsk_${randomToken(32)}`;
     const now = this.clock.now();
     if (input.expiresAt != null && input.expiresAt <= now) throw new ApiError(400, 'invalid_input', 'expiry must be in the future');
-    return this.store.transaction(() => {
-      this.getOrg(input.organizationId);
+    return this.port.transaction(async (tx) => {
+      await this.getOrg(input.organizationId, tx);
       const projectIds = input.projectIds?.length ? [...new Set(input.projectIds)] : null;
       for (const pid of projectIds ?? []) {
-        const project = this.accounts.getProject(pid);
+        const project = await tx.accounts.getProject(pid);
         if (!project || project.organization_id !== input.organizationId) {
           throw new ApiError(400, 'invalid_input', `project ${pid} is not in organization ${input.organizationId}`);
         }
       }
       const hash = sha256Hex(secret);
-      if (this.accounts.getKeyByHash(hash)) throw new ApiError(400, 'invalid_input', 'that key value is already in use');
+      if (await tx.accounts.getKeyByHash(hash)) throw new ApiError(400, 'invalid_input', 'that key value is already in use');
       const record: ApiKeyRecord = {
         id: newId('key'),
         organization_id: input.organizationId,
@@ -132,21 +132,21 @@ export class AccountsService {
         expires_at: input.expiresAt ?? null,
         revoked_at: null,
       };
-      this.accounts.putKey(record);
+      await tx.accounts.putKey(record);
       return { record, secret };
     });
   }
 
-  listKeys(organizationId?: string): ApiKeyRecord[] {
-    return this.accounts.listKeys(organizationId);
+  listKeys(organizationId?: string): Promise<ApiKeyRecord[]> {
+    return this.port.accounts.listKeys(organizationId);
   }
 
   revokeKey(id: string): Promise<ApiKeyRecord> {
-    return this.store.transaction(() => {
-      const key = this.accounts.getKey(id);
+    return this.port.transaction(async (tx) => {
+      const key = await tx.accounts.getKey(id);
       if (!key) throw notFound(`key ${id}`);
       const next = { ...key, revoked_at: key.revoked_at ?? this.clock.now() };
-      this.accounts.putKey(next);
+      await tx.accounts.putKey(next);
       return next;
     });
   }
@@ -158,16 +158,16 @@ export class AccountsService {
   private readonly principals = new Map<string, { version: number; principal: Principal }>();
 
   /** Resolves a presented key; any key that cannot be used is the same 401, so nothing leaks. */
-  authenticate(secret: string | null): Principal {
+  async authenticate(secret: string | null): Promise<Principal> {
     if (!secret) throw unauthorized();
-    const version = this.accounts.version();
+    const version = await this.port.accounts.version();
     const cached = this.principals.get(secret);
     let principal: Principal;
     if (cached && cached.version === version) {
       principal = cached.principal;
     } else {
-      const key = this.accounts.getKeyByHash(sha256Hex(secret));
-      const org = key ? this.accounts.getOrg(key.organization_id) : undefined;
+      const key = await this.port.accounts.getKeyByHash(sha256Hex(secret));
+      const org = key ? await this.port.accounts.getOrg(key.organization_id) : undefined;
       if (!key || !org) throw unauthorized();
       principal = { key, org };
       if (this.principals.size >= MAX_CACHED_PRINCIPALS) this.principals.clear();
@@ -183,12 +183,12 @@ export class AccountsService {
   /** Which projects a principal may see, remembered with the principal (so for one accounts version). */
   private readonly visibility = new WeakMap<Principal, Map<string, boolean>>();
 
-  private projectVisible(principal: Principal, projectId: string): boolean {
+  private async projectVisible(principal: Principal, projectId: string): Promise<boolean> {
     let known = this.visibility.get(principal);
     if (!known) this.visibility.set(principal, (known = new Map()));
     let visible = known.get(projectId);
     if (visible === undefined) {
-      const project = this.accounts.getProject(projectId);
+      const project = await this.port.accounts.getProject(projectId);
       visible =
         project !== undefined &&
         project.organization_id === principal.org.id &&
@@ -202,9 +202,9 @@ export class AccountsService {
    * The access rules of a request: an organization or project outside the key is 404 (never
    * revealing that it exists); a read key that writes is 403.
    */
-  authorize(principal: Principal, target: { organizationId?: string; projectId?: string; write: boolean }): void {
+  async authorize(principal: Principal, target: { organizationId?: string; projectId?: string; write: boolean }): Promise<void> {
     if (target.organizationId !== undefined && target.organizationId !== principal.org.id) throw notFound('organization');
-    if (target.projectId !== undefined && !this.projectVisible(principal, target.projectId)) throw notFound('project');
+    if (target.projectId !== undefined && !(await this.projectVisible(principal, target.projectId))) throw notFound('project');
     if (target.write && principal.key.role === 'read') throw new ApiError(403, 'forbidden', 'This API key is read-only');
   }
 
@@ -218,8 +218,8 @@ export class AccountsService {
   }
 
   /** Projects the principal can see, for GET /v1/me. */
-  visibleProjects(principal: Principal): ProjectRecord[] {
-    const all = this.accounts.listProjects(principal.org.id);
+  async visibleProjects(principal: Principal): Promise<ProjectRecord[]> {
+    const all = await this.port.accounts.listProjects(principal.org.id);
     return principal.key.project_ids === null ? all : all.filter((p) => principal.key.project_ids!.includes(p.id));
   }
 }

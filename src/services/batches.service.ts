@@ -7,10 +7,10 @@ import { ApiError } from '../lib/errors';
 import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
-import type { BatchRecord, BatchesStore, ExtractionRecord, SchemaJson } from '../store/batches.store';
-import type { Store } from '../store/db';
+import type { BatchRecord, ExtractionRecord, SchemaJson } from '../store/batches.store';
 import type { FilesStore } from '../store/files.store';
-import type { RowRecord, RowsStore } from '../store/rows.store';
+import type { StorePort } from '../store/port';
+import type { RowRecord } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
 import { contentDisposition, DOWNLOAD_TYPES, renderRows, ROW_ORIGIN_COLUMNS } from './downloads';
 import { rowNotFound } from './row-values';
@@ -67,60 +67,59 @@ export interface FileDownload {
 
 export class BatchesService {
   constructor(
-    private readonly store: Store,
-    private readonly batches: BatchesStore,
+    private readonly port: StorePort,
     private readonly files: FilesStore,
-    private readonly rows: RowsStore,
     private readonly tables: TablesService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
   ) {}
 
-  private require(projectId: string, batchId: string): BatchRecord {
-    const batch = this.batches.get(batchId);
+  private async require(projectId: string, batchId: string): Promise<BatchRecord> {
+    const batch = await this.port.batches.get(batchId);
     if (!batch || batch.project_id !== projectId) throw new ApiError(404, 'not_found', `Batch ${batchId} not found`);
     return batch;
   }
 
-  list(projectId: string, params: ListParams & { status?: BatchStatus }) {
+  async list(projectId: string, params: ListParams & { status?: BatchStatus }) {
     const query = parseListQuery(BATCH_LIST, params, this.cursors);
-    const all = this.batches.listProject(projectId).filter((b) => params.status === undefined || b.status === params.status);
+    const all = (await this.port.batches.listProject(projectId)).filter((b) => params.status === undefined || b.status === params.status);
     const get = (b: BatchRecord, f: string) => (f === 'file_names' ? b.file_names.join('\n') : b[f as keyof BatchRecord]);
     const page = listInMemory(all, BATCH_LIST, query, { get, id: (b) => b.id }, this.cursors);
     return envelope('batches', query, { ...page, items: page.items.map(toBatch) });
   }
 
-  get(projectId: string, batchId: string): Batch & { extractions: Extraction[] } {
-    const batch = this.require(projectId, batchId);
-    const extractions = batch.extraction_ids.map((id) => this.batches.getExtraction(id)).filter((e): e is ExtractionRecord => e !== undefined);
+  async get(projectId: string, batchId: string): Promise<Batch & { extractions: Extraction[] }> {
+    const batch = await this.require(projectId, batchId);
+    const extractions = (await Promise.all(batch.extraction_ids.map((id) => this.port.batches.getExtraction(id)))).filter((e): e is ExtractionRecord => e !== undefined);
     return { ...toBatch(batch), extractions: extractions.map(toExtraction) };
   }
 
   /** The batch's rows as a file; only once the batch has ended. */
   async download(projectId: string, batchId: string, format: ExportFormat): Promise<FileDownload> {
-    const batch = this.require(projectId, batchId);
+    const batch = await this.require(projectId, batchId);
     if (batchUnderWay(batch.status)) {
       throw new ApiError(400, 'invalid_input', `Batch ${batchId} is still ${batch.status}; download it once it has ended`);
     }
-    const fileNames = new Map(batch.extraction_ids.map((id) => [id, this.batches.getExtraction(id)?.file_name ?? null]));
-    const rows = [...this.batches.batchRows(batchId)].map((r) => ({ ...r.values, _file: fileNames.get(r.extraction_id) ?? null, _confidence: r.confidence, _needs_review: needsReview(r.confidence) }));
+    const fileNames = new Map<string, string | null>();
+    for (const id of batch.extraction_ids) fileNames.set(id, (await this.port.batches.getExtraction(id))?.file_name ?? null);
+    const rows = (await this.port.batches.batchRows(batchId)).map((r) => ({ ...r.values, _file: fileNames.get(r.extraction_id) ?? null, _confidence: r.confidence, _needs_review: needsReview(r.confidence) }));
     const bytes = await renderRows(format, [...batch.schema_json.columns, ...ROW_ORIGIN_COLUMNS], rows, batchId);
     return { body: bytes, contentType: DOWNLOAD_TYPES[format], disposition: contentDisposition('attachment', `${batchId}.${format}`) };
   }
 
   /** A row with the extraction (and so the file) it came from; 404 `row_source_not_found` for a row typed in. */
-  rowOrigin(projectId: string, tableId: string, rowId: string): { table: TableRecord; row: RowRecord; extraction: ExtractionRecord } {
-    const table = this.tables.requireActive(projectId, tableId);
-    const row = this.rows.get(table.seq, rowId);
+  async rowOrigin(projectId: string, tableId: string, rowId: string): Promise<{ table: TableRecord; row: RowRecord; extraction: ExtractionRecord }> {
+    const table = await this.tables.requireActive(projectId, tableId);
+    const row = await this.port.rows.get(table.seq, rowId);
     if (!row) throw rowNotFound(rowId);
-    const extraction = row.extraction_id ? this.batches.getExtraction(row.extraction_id) : undefined;
+    const extraction = row.extraction_id ? await this.port.batches.getExtraction(row.extraction_id) : undefined;
     if (!extraction) throw new ApiError(404, 'row_source_not_found', `Row ${rowId} did not come from a file`);
     return { table, row, extraction };
   }
 
   /** The file a row was extracted from. */
-  rowSource(projectId: string, tableId: string, rowId: string, disposition: 'attachment' | 'inline'): FileDownload {
-    const { extraction } = this.rowOrigin(projectId, tableId, rowId);
+  async rowSource(projectId: string, tableId: string, rowId: string, disposition: 'attachment' | 'inline'): Promise<FileDownload> {
+    const { extraction } = await this.rowOrigin(projectId, tableId, rowId);
     const bytes = this.files.read(extraction.file_key);
     if (!bytes) throw new ApiError(404, 'row_source_not_found', `Row ${rowId} did not come from a file`);
     return {
@@ -132,17 +131,17 @@ export class BatchesService {
 
   /** Batches a stopped process left unfinished are failed at start, so none stays "processing" forever. */
   recoverInterrupted(): Promise<number> {
-    return this.store.transaction(() => {
-      const unfinished = this.batches.unfinished();
+    return this.port.transaction(async (tx) => {
+      const unfinished = await tx.batches.unfinished();
       const now = this.clock.now();
       for (const batch of unfinished) {
         for (const id of batch.extraction_ids) {
-          const extraction = this.batches.getExtraction(id);
+          const extraction = await tx.batches.getExtraction(id);
           if (extraction && (extraction.status === 'pending' || extraction.status === 'processing')) {
-            this.batches.putExtraction({ ...extraction, status: 'failed', error: 'interrupted: the server stopped before this file was done' });
+            await tx.batches.putExtraction({ ...extraction, status: 'failed', error: 'interrupted: the server stopped before this file was done' });
           }
         }
-        this.batches.put({ ...batch, status: 'failed', current_file: null, error: 'interrupted: the server stopped before the batch was done', updated_at: now });
+        await tx.batches.put({ ...batch, status: 'failed', current_file: null, error: 'interrupted: the server stopped before the batch was done', updated_at: now });
       }
       return unfinished.length;
     });

@@ -26,12 +26,11 @@ import {
   type PageModel,
   type Reading,
 } from '../extract';
-import type { BatchesStore, ExtractionRecord } from '../store/batches.store';
-import type { Store } from '../store/db';
-import type { ExampleField, ExampleRecord, ExamplesStore } from '../store/examples.store';
+import type { ExtractionRecord } from '../store/batches.store';
+import type { ExampleField, ExampleRecord } from '../store/examples.store';
 import type { FilesStore } from '../store/files.store';
-import type { ReadingsStore } from '../store/readings.store';
-import type { RowRecord, RowsStore } from '../store/rows.store';
+import type { Repositories, StorePort } from '../store/port';
+import type { RowRecord } from '../store/rows.store';
 import type { TableRecord } from '../store/tables.store';
 import type { BatchesService } from './batches.service';
 import { rowsOfReading } from './extract.service';
@@ -100,12 +99,8 @@ export interface ColumnScore {
 
 export class ExamplesService {
   constructor(
-    private readonly store: Store,
-    private readonly examples: ExamplesStore,
-    private readonly readings: ReadingsStore,
-    private readonly batches: BatchesStore,
+    private readonly port: StorePort,
     private readonly files: FilesStore,
-    private readonly rows: RowsStore,
     private readonly tables: TablesService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
@@ -113,55 +108,55 @@ export class ExamplesService {
     private readonly origins: BatchesService,
   ) {}
 
-  private require(projectId: string, tableId: string, exampleId: string): ExampleRecord {
-    this.tables.requireActive(projectId, tableId);
-    const example = this.examples.get(exampleId);
+  private async require(projectId: string, tableId: string, exampleId: string): Promise<ExampleRecord> {
+    await this.tables.requireActive(projectId, tableId);
+    const example = await this.port.examples.get(exampleId);
     if (!example || example.table_id !== tableId) throw new ApiError(404, 'not_found', `Example ${exampleId} not found`);
     return example;
   }
 
-  list(projectId: string, tableId: string, params: ListParams) {
-    this.tables.requireActive(projectId, tableId);
+  async list(projectId: string, tableId: string, params: ListParams) {
+    await this.tables.requireActive(projectId, tableId);
     const query = parseListQuery(EXAMPLE_LIST, params, this.cursors);
-    const all = this.examples.listTable(tableId);
+    const all = await this.port.examples.listTable(tableId);
     const page = listInMemory(all, EXAMPLE_LIST, query, { get: (e, f) => e[f as keyof ExampleRecord], id: (e) => e.id }, this.cursors);
     return envelope('examples', query, { ...page, items: page.items.map(toExample) });
   }
 
-  get(projectId: string, tableId: string, exampleId: string): Example {
-    return toExample(this.require(projectId, tableId, exampleId));
+  async get(projectId: string, tableId: string, exampleId: string): Promise<Example> {
+    return toExample(await this.require(projectId, tableId, exampleId));
   }
 
   async remove(projectId: string, tableId: string, exampleId: string) {
-    const example = this.require(projectId, tableId, exampleId);
-    await this.store.transaction(() => this.examples.remove(example));
+    const example = await this.require(projectId, tableId, exampleId);
+    await this.port.examples.remove(example);
     return { id: example.id, deleted: true as const };
   }
 
   async removeAll(projectId: string, tableId: string) {
-    this.tables.requireActive(projectId, tableId);
-    const deleted = await this.store.transaction(() => {
-      const all = this.examples.listTable(tableId);
-      for (const e of all) this.examples.remove(e);
+    await this.tables.requireActive(projectId, tableId);
+    const deleted = await this.port.transaction(async (tx) => {
+      const all = await tx.examples.listTable(tableId);
+      for (const e of all) await tx.examples.remove(e);
       return all.length;
     });
     return { deleted };
   }
 
   /** The layouts a table's examples show. */
-  layoutsFor(tableId: string): LearnedLayout[] {
-    return this.examples.listTable(tableId).map(toLayout);
+  async layoutsFor(tableId: string): Promise<LearnedLayout[]> {
+    return (await this.port.examples.listTable(tableId)).map(toLayout);
   }
 
   /** What reading the row's document gave: kept since its extraction, or read again (and kept) when not. */
   private async readingOf(extraction: ExtractionRecord): Promise<Reading | null> {
-    const kept = extraction.file_checksum ? this.readings.get(extraction.file_checksum) : undefined;
+    const kept = extraction.file_checksum ? await this.port.readings.get(extraction.file_checksum) : undefined;
     if (kept) return kept;
     const bytes = this.files.read(extraction.file_key);
     if (!bytes) return null;
     try {
       const reading = await readDocument({ name: extraction.file_name, contentType: extraction.content_type, bytes });
-      if (extraction.file_checksum) await this.store.transaction(() => this.readings.put(extraction.file_checksum!, reading));
+      if (extraction.file_checksum) await this.port.readings.put(extraction.file_checksum, reading);
       return reading;
     } catch (error) {
       if (error instanceof UnreadableDocument) return null;
@@ -171,12 +166,12 @@ export class ExamplesService {
 
   /** Before a person's write to rows: their documents' readings at hand, so the write can record examples in its own transaction. */
   async prepare(projectId: string, tableId: string, rowIds: string[]): Promise<void> {
-    const table = this.tables.requireActive(projectId, tableId);
+    const table = await this.tables.requireActive(projectId, tableId);
     const documents = new Map<string, ExtractionRecord>();
     for (const id of new Set(rowIds)) {
-      const row = this.rows.get(table.seq, id);
-      const extraction = row?.extraction_id ? this.batches.getExtraction(row.extraction_id) : undefined;
-      if (extraction?.file_checksum && !this.readings.has(extraction.file_checksum)) documents.set(extraction.file_checksum, extraction);
+      const row = await this.port.rows.get(table.seq, id);
+      const extraction = row?.extraction_id ? await this.port.batches.getExtraction(row.extraction_id) : undefined;
+      if (extraction?.file_checksum && !(await this.port.readings.has(extraction.file_checksum))) documents.set(extraction.file_checksum, extraction);
     }
     // A bulk update of many documents' rows reads a few again; the others' examples keep their values without places.
     for (const extraction of [...documents.values()].slice(0, PREPARE_READS)) await this.readingOf(extraction);
@@ -187,19 +182,19 @@ export class ExamplesService {
    * it, or confirmed it with its own values), so the document becomes (or stays) an example with
    * the row's values as reviewed.
    */
-  reviewed(table: TableRecord, previous: RowRecord, row: RowRecord): void {
+  async reviewed(table: TableRecord, previous: RowRecord, row: RowRecord, tx: Repositories): Promise<void> {
     if (!previous.extraction_id) return;
     // A write that changes nothing confirms the row as extracted: an example all the same.
     const changed = table.columns_json.filter((c) => JSON.stringify(previous.values[table.slots[c.id]!] ?? null) !== JSON.stringify(row.values[table.slots[c.id]!] ?? null));
-    const extraction = this.batches.getExtraction(previous.extraction_id);
+    const extraction = await tx.batches.getExtraction(previous.extraction_id);
     if (!extraction) return;
-    const reading = extraction.file_checksum ? this.readings.get(extraction.file_checksum) : undefined;
+    const reading = extraction.file_checksum ? await tx.readings.get(extraction.file_checksum) : undefined;
     const pages = reading ? pagesOf(reading) : [];
     const values = valuesOf(table, row);
     // Inside a write transaction: the pages a document's own fields stand on (its first and last), not all of a long one.
     const searched = pages.length > REVIEW_PAGES ? [...pages.slice(0, REVIEW_PAGES / 2), ...pages.slice(-REVIEW_PAGES / 2)] : pages;
     const located = locateRow(searched, table.columns_json, values);
-    const existing = this.examples.ofRow(table.id, row.id);
+    const existing = await tx.examples.ofRow(table.id, row.id);
     const corrected = new Set([...changed.map((c) => c.id), ...(existing?.fields.filter((f) => f.corrected).map((f) => f.column_id) ?? [])]);
     const fields: ExampleField[] = table.columns_json.map((c) => {
       const at = located.get(c.id);
@@ -217,7 +212,7 @@ export class ExamplesService {
     });
     const fingerprint = exampleFingerprint(pages, Object.values(values));
     const now = this.clock.now();
-    this.examples.put({
+    await tx.examples.put({
       id: existing?.id ?? newId('exmp', now),
       project_id: table.project_id,
       table_id: table.id,
@@ -237,7 +232,7 @@ export class ExamplesService {
 
   /** Where the document prints each of the row's values: page and box (points, origin top-left). */
   async provenance(projectId: string, tableId: string, rowId: string) {
-    const { table, row, extraction } = this.origins.rowOrigin(projectId, tableId, rowId);
+    const { table, row, extraction } = await this.origins.rowOrigin(projectId, tableId, rowId);
     const reading = await this.readingOf(extraction);
     const pages = (reading ? pagesOf(reading) : []).slice(0, PROVENANCE_PAGES);
     const image = reading?.pages?.length ? RENDERED[extraction.file_type ?? ''] !== undefined : false;
@@ -257,7 +252,7 @@ export class ExamplesService {
 
   /** A page of the row's document as a PNG. */
   async pageImage(projectId: string, tableId: string, rowId: string, page: number): Promise<Uint8Array> {
-    const { extraction } = this.origins.rowOrigin(projectId, tableId, rowId);
+    const { extraction } = await this.origins.rowOrigin(projectId, tableId, rowId);
     const format = RENDERED[extraction.file_type ?? ''];
     const bytes = this.files.read(extraction.file_key);
     if (!format || !bytes) throw new ApiError(404, 'row_source_not_found', `Row ${rowId} came from ${extraction.file_name}, which has no pages to show`);
@@ -276,14 +271,14 @@ export class ExamplesService {
    */
   async evaluate(projectId: string, tableId: string) {
     const started = performance.now();
-    const table = this.tables.requireActive(projectId, tableId);
-    const examples = this.examples.listTable(table.id);
+    const table = await this.tables.requireActive(projectId, tableId);
+    const examples = await this.port.examples.listTable(table.id);
     const layouts = examples.map(toLayout);
     const schema = { columns: table.columns_json, instruction: table.instruction, strictness: table.strictness };
     const counts = new Map(table.columns_json.map((c) => [c.id, { tp: 0, fp: 0, fn: 0, support: 0 }]));
     const documents: Array<{ example_id: string; row_id: string; extraction_id: string; file_name: string; f1: number | null; wrong: string[] }> = [];
     for (const example of examples) {
-      const extraction = this.batches.getExtraction(example.extraction_id);
+      const extraction = await this.port.batches.getExtraction(example.extraction_id);
       const reading = extraction ? await this.readingOf(extraction) : null;
       const truth = new Map(example.fields.map((f) => [f.column_id, f.value]));
       const columns = table.columns_json.filter((c) => truth.has(c.id));

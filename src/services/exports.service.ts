@@ -13,9 +13,8 @@ import type { Clock } from '../lib/clock';
 import { ApiError, fieldError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/log';
-import type { Store } from '../store/db';
-import { filesHeld } from '../store/backup';
-import type { ExportRecord, ExportsStore } from '../store/exports.store';
+import type { ExportFiles, ExportRecord } from '../store/exports.store';
+import type { StorePort } from '../store/port';
 import type { TableRecord } from '../store/tables.store';
 import { contentDisposition, csvCell, csvLines, DOWNLOAD_TYPES, sheetName, UTF8_BOM, xlsxCell, xlsxColumns } from './downloads';
 import type { FileDownload } from './batches.service';
@@ -121,8 +120,8 @@ export class ExportsService {
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly store: Store,
-    private readonly exports: ExportsStore,
+    private readonly port: StorePort,
+    private readonly files: ExportFiles,
     private readonly tables: TablesService,
     private readonly rows: RowsService,
     private readonly clock: Clock,
@@ -130,16 +129,16 @@ export class ExportsService {
     private readonly ttlMs: number,
   ) {}
 
-  private require(projectId: string, exportId: string): ExportRecord {
-    const record = this.exports.get(exportId);
+  private async require(projectId: string, exportId: string): Promise<ExportRecord> {
+    const record = await this.port.exports.get(exportId);
     if (!record || record.project_id !== projectId) throw new ApiError(404, 'not_found', `Export ${exportId} not found`);
     return record;
   }
 
   /** Writes a record unless the export was purged meanwhile. */
   private update(record: ExportRecord): Promise<void> {
-    return this.store.transaction(() => {
-      if (this.exports.get(record.id)) this.exports.put(record);
+    return this.port.transaction(async (tx) => {
+      if (await tx.exports.get(record.id)) await tx.exports.put(record);
     });
   }
 
@@ -148,11 +147,11 @@ export class ExportsService {
    * records the export as processing, and starts writing its file.
    */
   async start(projectId: string, tableId: string, actorId: string, params: ExportParams): Promise<Export> {
-    const table = this.tables.requireActive(projectId, tableId);
+    const table = await this.tables.requireActive(projectId, tableId);
     const since = params.since === undefined || params.since === '' ? null : parseSince(params.since);
     const filter = [params.filter, since === null ? undefined : `updated_at.gte.${since}`].filter((f) => f !== undefined && f !== '').join(',');
     const query = { filter: filter || undefined, order: params.order || table.default_sort || 'created_at.asc', q: params.search || undefined, limit: PAGE };
-    this.rows.checkList(projectId, tableId, query);
+    await this.rows.checkList(projectId, tableId, query);
     const now = this.clock.now();
     const id = newId('exprt', now);
     const record: ExportRecord = {
@@ -173,14 +172,14 @@ export class ExportsService {
       updated_at: now,
       format: params.format,
     };
-    await this.store.transaction(() => this.exports.put(record));
+    await this.port.exports.put(record);
     const work = this.write(record, table, query, params.schema === 'true').finally(() => this.running.delete(work));
     this.running.add(work);
     return toExport(record);
   }
 
   private async write(record: ExportRecord, table: TableRecord, query: { filter?: string; order: string; q?: string; limit: number }, withSchema: boolean): Promise<void> {
-    const path = this.exports.filePath(record);
+    const path = this.files.filePath(record);
     const temp = `${path}.tmp`;
     try {
       mkdirSync(dirname(path), { recursive: true });
@@ -212,16 +211,16 @@ export class ExportsService {
     }
   }
 
-  get(projectId: string, exportId: string): Export {
-    return toExport(this.require(projectId, exportId));
+  async get(projectId: string, exportId: string): Promise<Export> {
+    return toExport(await this.require(projectId, exportId));
   }
 
-  download(projectId: string, exportId: string): FileDownload {
-    const record = this.require(projectId, exportId);
+  async download(projectId: string, exportId: string): Promise<FileDownload> {
+    const record = await this.require(projectId, exportId);
     if (record.status === 'processing') throw new ApiError(400, 'invalid_input', `Export ${exportId} is still being written; poll it until its status is complete`);
     if (record.status === 'failed') throw new ApiError(400, 'invalid_input', `Export ${exportId} failed: ${record.error}`);
     return {
-      body: Bun.file(this.exports.filePath(record)),
+      body: Bun.file(this.files.filePath(record)),
       contentType: DOWNLOAD_TYPES[record.format],
       disposition: contentDisposition('attachment', `${record.id}.${record.format}`),
     };
@@ -235,22 +234,22 @@ export class ExportsService {
   /** Removes exports past their expiry, with their files; returns how many went. */
   async purgeExpired(): Promise<number> {
     const now = this.clock.now();
-    const expired = await this.store.transaction(() => {
+    const expired = await this.port.transaction(async (tx) => {
       // A backup copying export files holds off their deletion; the next run purges them.
-      if (filesHeld(this.store)) return [];
-      const due = this.exports.all().filter((e) => e.expires_at !== null && e.expires_at <= now && e.status !== 'processing');
-      for (const record of due) this.exports.remove(record);
+      if (await tx.meta.filesHeld()) return [];
+      const due = (await tx.exports.all()).filter((e) => e.expires_at !== null && e.expires_at <= now && e.status !== 'processing');
+      for (const record of due) await tx.exports.remove(record);
       return due;
     });
-    for (const record of expired) this.exports.removeFile(record);
+    for (const record of expired) this.files.removeFile(record);
     return expired.length;
   }
 
   /** Exports a stopped process left half written are failed at start. */
   async recoverInterrupted(): Promise<number> {
-    const stuck = this.exports.all().filter((e) => e.status === 'processing');
+    const stuck = (await this.port.exports.all()).filter((e) => e.status === 'processing');
     for (const record of stuck) {
-      rmSync(`${this.exports.filePath(record)}.tmp`, { force: true });
+      rmSync(`${this.files.filePath(record)}.tmp`, { force: true });
       await this.update({ ...record, status: 'failed', error: 'interrupted: the server stopped before the export was written', updated_at: this.clock.now() });
     }
     return stuck.length;

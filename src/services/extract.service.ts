@@ -32,10 +32,9 @@ import {
   type Reading,
   type SourceDocument,
 } from '../extract';
-import type { BatchesStore, BatchRecord, BatchRow, ExtractionRecord, SchemaJson } from '../store/batches.store';
-import type { Store } from '../store/db';
+import type { BatchRecord, BatchRow, ExtractionRecord, SchemaJson } from '../store/batches.store';
 import type { FilesStore } from '../store/files.store';
-import type { ReadingsStore } from '../store/readings.store';
+import type { Repositories, StorePort } from '../store/port';
 import { toBatch, toExtraction } from './batches.service';
 import { checkColumns, normalizeColumn } from './columns.rules';
 import type { RowsService } from './rows.service';
@@ -203,8 +202,7 @@ function accepted(row: MappedRow, columns: Column[], strictness: Strictness): bo
 
 export class ExtractService {
   constructor(
-    private readonly store: Store,
-    private readonly batches: BatchesStore,
+    private readonly port: StorePort,
     private readonly files: FilesStore,
     private readonly tables: TablesService,
     private readonly rows: RowsService,
@@ -213,9 +211,8 @@ export class ExtractService {
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'extractMaxFileBytes' | 'extractMaxFiles' | 'llm' | 'dateOrder'>,
     private readonly log: Logger,
-    private readonly readings: ReadingsStore,
     /** The layouts a table's corrected documents show (see examples.service.ts). */
-    private readonly layoutsFor: (tableId: string) => LearnedLayout[],
+    private readonly layoutsFor: (tableId: string) => Promise<LearnedLayout[]>,
   ) {}
 
   /** Fetches a `url` document with the outbound address rules and the per-file size cap. */
@@ -242,7 +239,7 @@ export class ExtractService {
     let schema: SchemaJson | null = input.schema ? schemaFromInput(input.schema) : null;
     let topic = '';
     if (input.tableId) {
-      const table = this.tables.requireActive(input.projectId, input.tableId);
+      const table = await this.tables.requireActive(input.projectId, input.tableId);
       schema = { columns: table.columns_json, instruction: table.instruction, strictness: table.strictness };
       topic = table.name;
     }
@@ -253,9 +250,9 @@ export class ExtractService {
   }
 
   private save(batch: BatchRecord, extraction?: ExtractionRecord): Promise<void> {
-    return this.store.transaction(() => {
-      if (extraction) this.batches.putExtraction(extraction);
-      this.batches.put(batch);
+    return this.port.transaction(async (tx) => {
+      if (extraction) await tx.batches.putExtraction(extraction);
+      await tx.batches.put(batch);
     });
   }
 
@@ -263,7 +260,7 @@ export class ExtractService {
   async run(prepared: Prepared, listen: ExtractListener = () => {}): Promise<ExtractResponse> {
     const { request } = prepared;
     const started = this.clock.now();
-    const table = request.tableId ? this.tables.requireActive(request.projectId, request.tableId) : null;
+    const table = request.tableId ? await this.tables.requireActive(request.projectId, request.tableId) : null;
     let batch: BatchRecord = {
       id: newId('batch', started),
       project_id: request.projectId,
@@ -311,13 +308,13 @@ export class ExtractService {
       };
     });
     batch = { ...batch, extraction_ids: extractions.map((e) => e.id), status: 'processing', updated_at: this.clock.now() };
-    await this.store.transaction(() => {
-      for (const e of extractions) this.batches.putExtraction(e);
-      this.batches.put(batch);
+    await this.port.transaction(async (tx) => {
+      for (const e of extractions) await tx.batches.putExtraction(e);
+      await tx.batches.put(batch);
     });
 
     let schema = prepared.schema;
-    const layouts = table ? this.layoutsFor(table.id) : [];
+    const layouts = table ? await this.layoutsFor(table.id) : [];
     const collected: Array<{ row: MappedRow; extraction: ExtractionRecord }> = [];
     for (const [index, doc] of request.documents.entries()) {
       let extraction: ExtractionRecord = { ...extractions[index]!, status: 'processing' };
@@ -362,13 +359,13 @@ export class ExtractService {
         };
         const batchRows: BatchRow[] = kept.map((row) => ({ extraction_id: extraction.id, values: row.values, confidence: row.confidence }));
         batch = { ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() };
-        await this.store.transaction(() => {
+        await this.port.transaction(async (tx) => {
           // Kept for provenance, examples and evaluation, which look at the document again; a
           // reading of tables alone (a spreadsheet) is quick to make again, and kept only when a row is reviewed.
-          if (extraction.file_checksum && table && (reading.pages?.length || reading.lines.length)) this.readings.put(extraction.file_checksum, reading);
-          this.batches.addRows(batch.id, batchRows);
-          this.batches.putExtraction(extraction);
-          this.batches.put(batch);
+          if (extraction.file_checksum && table && (reading.pages?.length || reading.lines.length)) await tx.readings.put(extraction.file_checksum, reading);
+          await tx.batches.addRows(batch.id, batchRows);
+          await tx.batches.putExtraction(extraction);
+          await tx.batches.put(batch);
         });
         for (const row of kept) collected.push({ row, extraction });
         listen('rows', { extraction_id: extraction.id, file_name: doc.name, ...(reading.source ? { source: reading.source } : {}), rows: kept.map((r) => ({ ...r.values, _confidence: r.confidence, _needs_review: needsReview(r.confidence) })) });
@@ -405,11 +402,11 @@ export class ExtractService {
     });
     // The batch's final record and its webhook event are written in one transaction: a crash
     // leaves both or neither.
-    const announce = (final: BatchRecord) => {
+    const announce = async (tx: Repositories, final: BatchRecord) => {
       batch = final;
-      this.batches.put(final);
+      await tx.batches.put(final);
       const event = final.status === 'complete' ? 'batch.complete' : final.status === 'partial' ? 'batch.partial' : 'batch.failed';
-      this.webhooks.enqueue(request.organizationId, event, { ...toBatch(final), extractions: extractions.map(toExtraction) });
+      await this.webhooks.enqueue(tx, request.organizationId, event, { ...toBatch(final), extractions: extractions.map(toExtraction) });
     };
     const filesFailed = failed ? `${failed} of ${extractions.length} files failed` : null;
     let result: Record<string, unknown>;
@@ -421,16 +418,16 @@ export class ExtractService {
           request.projectId,
           table.id,
           collected.map(({ row, extraction }) => ({ values: row.values, origin: { batch_id: batch.id, extraction_id: extraction.id, confidence: row.confidence } })),
-          () => announce(finish(filesFailed, status)),
+          (_, tx) => announce(tx, finish(filesFailed, status)),
         );
         result = { table_id: table.id, created: written.created, merged: written.merged, skipped: written.skipped, rows: written.rows.slice(0, RESULT_ROWS) };
       } catch (error) {
         const message = error instanceof ApiError ? error.message : 'the rows could not be written to the table';
-        await this.store.transaction(() => announce(finish(`merging failed: ${message}`, 'failed')));
+        await this.port.transaction((tx) => announce(tx, finish(`merging failed: ${message}`, 'failed')));
         result = { table_id: table.id, created: 0, merged: 0, skipped: 0, rows: [] };
       }
     } else {
-      await this.store.transaction(() => announce(finish(filesFailed, status)));
+      await this.port.transaction((tx) => announce(tx, finish(filesFailed, status)));
       if (table) await this.tables.markUsed(request.projectId, table.id);
       result = table
         ? { table_id: table.id, created: 0, merged: 0, skipped: 0, rows: [] }

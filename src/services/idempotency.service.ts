@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../lib/clock';
 import { ApiError } from '../lib/errors';
-import type { IdempotencyStore } from '../store/idempotency.store';
+import type { IdempotencyRepository } from '../store/port';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -15,7 +15,7 @@ export class IdempotencyService {
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly store: IdempotencyStore,
+    private readonly store: IdempotencyRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -26,18 +26,11 @@ export class IdempotencyService {
       });
     }
     const slot = `${scope}\n${key}`;
-    // A second request with the key waits for the first, then replays what it stored.
+    // A second request with the key waits for the first, then replays what it stored. The slot is
+    // claimed with no await since the wait, and the stored response read inside the claim, so
+    // one request of a key runs at a time.
     while (this.inFlight.has(slot)) await this.inFlight.get(slot)!.catch(() => undefined);
-
-    const stored = this.store.get(scope, key);
-    if (stored && stored.created_at > this.clock.now() - IDEMPOTENCY_TTL_MS) {
-      if (stored.fingerprint !== fingerprint) {
-        throw new ApiError(422, 'unprocessable_entity', 'This Idempotency-Key was already used with a different request');
-      }
-      return new Response(stored.body, { status: stored.status, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } });
-    }
-
-    const work = this.execute(scope, key, fingerprint, exec);
+    const work = this.replayOrExecute(scope, key, fingerprint, exec);
     this.inFlight.set(slot, work);
     try {
       return await work;
@@ -46,7 +39,14 @@ export class IdempotencyService {
     }
   }
 
-  private async execute(scope: string, key: string, fingerprint: string, exec: () => Promise<Response>): Promise<Response> {
+  private async replayOrExecute(scope: string, key: string, fingerprint: string, exec: () => Promise<Response>): Promise<Response> {
+    const stored = await this.store.get(scope, key);
+    if (stored && stored.created_at > this.clock.now() - IDEMPOTENCY_TTL_MS) {
+      if (stored.fingerprint !== fingerprint) {
+        throw new ApiError(422, 'unprocessable_entity', 'This Idempotency-Key was already used with a different request');
+      }
+      return new Response(stored.body, { status: stored.status, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } });
+    }
     const response = await exec();
     const streaming = response.headers.get('content-type')?.startsWith('text/event-stream');
     if (response.status >= 500 || NOT_KEPT.has(response.status) || streaming) return response;

@@ -51,10 +51,10 @@ export class KeysService {
     this.accounts.authorizeOrgSettings(principal, true);
   }
 
-  list(principal: Principal, params: ListParams) {
+  async list(principal: Principal, params: ListParams) {
     this.requireAdmin(principal);
     const query = parseListQuery(KEY_LIST, params, this.cursors);
-    const all = this.accounts.listKeys(principal.org.id);
+    const all = await this.accounts.listKeys(principal.org.id);
     const page = listInMemory(all, KEY_LIST, query, { get: (k, f) => k[f as keyof ApiKeyRecord], id: (k) => k.id }, this.cursors);
     return envelope('keys', query, { ...page, items: page.items.map(toKey) });
   }
@@ -73,7 +73,7 @@ export class KeysService {
 
   async revoke(principal: Principal, keyId: string): Promise<ApiKey> {
     this.requireAdmin(principal);
-    const key = this.accounts.listKeys(principal.org.id).find((k) => k.id === keyId);
+    const key = (await this.accounts.listKeys(principal.org.id)).find((k) => k.id === keyId);
     if (!key) throw new ApiError(404, 'not_found', `API key ${keyId} not found`);
     return toKey(await this.accounts.revokeKey(keyId));
   }

@@ -72,13 +72,13 @@ export class RowsQuery {
   }
 
   /** A page of rows; `tableOf` reads the table again after waiting for its search index to be built. */
-  async list(tableOf: () => TableRecord, params: ListParams) {
-    let table = tableOf();
+  async list(tableOf: () => Promise<TableRecord>, params: ListParams) {
+    let table = await tableOf();
     let query = this.parse(table, params);
     const terms = query.terms.flatMap(queryTerms);
     for (let attempt = 1; terms.length; attempt++) {
       await this.search.load(table);
-      const now = tableOf();
+      const now = await tableOf();
       if (now.revision === table.revision) {
         table = now;
         break;

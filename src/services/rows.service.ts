@@ -11,10 +11,10 @@ import { BUILD_AT_ONCE_ROWS } from '../search/builds';
 import type { ColumnCache } from '../search/column-cache';
 import type { IndexTails } from '../search/index-tail';
 import type { SearchIndexes } from '../search/search';
-import type { Store } from '../store/db';
-import { indexValue, maintainedThrough, type RowRecord, type RowsStore } from '../store/rows.store';
+import type { Repositories, StorePort } from '../store/port';
+import { maintainedThrough, type RowRecord } from '../store/rows.store';
 import { slotSpecs } from '../store/slots';
-import type { TableRecord, TablesStore } from '../store/tables.store';
+import type { TableRecord } from '../store/tables.store';
 import { checkRowIfMatch, columnResolver, rowNotFound, rowValues, toRow, type Problem } from './row-values';
 import type { RowsQuery } from './rows.query';
 import type { TablesService } from './tables.service';
@@ -71,8 +71,14 @@ export interface TailMerge {
  */
 export interface ReviewListener {
   prepare(projectId: string, tableId: string, rowIds: string[]): Promise<void>;
-  reviewed(table: TableRecord, previous: RowRecord, row: RowRecord): void;
+  reviewed(table: TableRecord, previous: RowRecord, row: RowRecord, tx: Repositories): Promise<void>;
 }
+
+/**
+ * What the rows service asks of a store's list engine: on LMDB, `RowsQuery` over the list engine,
+ * the column cache and the search index; on PostgreSQL, one over `store/postgres/sql.ts`.
+ */
+export type RowsQueryEngine = Pick<RowsQuery, 'parse' | 'list' | 'aggregate' | 'distinct'>;
 
 /** Where an extracted row came from, kept on the row. */
 export interface RowOrigin {
@@ -83,11 +89,9 @@ export interface RowOrigin {
 
 export class RowsService {
   constructor(
-    private readonly store: Store,
+    private readonly port: StorePort,
     private readonly tables: TablesService,
-    private readonly tablesStore: TablesStore,
-    private readonly rows: RowsStore,
-    private readonly query: RowsQuery,
+    private readonly query: RowsQueryEngine,
     private readonly search: SearchIndexes,
     private readonly columns: ColumnCache,
     private readonly clock: Clock,
@@ -112,10 +116,10 @@ export class RowsService {
    * the start would otherwise make its first search wait for the whole build, and building while
    * it is still being loaded would slow the load. Returns how many tables it asked for.
    */
-  prebuild(settled = false): number {
+  async prebuild(settled = false): Promise<number> {
     const seen = new Map<string, number>();
     let asked = 0;
-    for (const table of this.tablesStore.activeLargerThan(BUILD_AT_ONCE_ROWS)) {
+    for (const table of await this.port.tables.activeLargerThan(BUILD_AT_ONCE_ROWS)) {
       seen.set(table.id, table.data_version);
       if (settled && this.versionsSeen.get(table.id) !== table.data_version) continue;
       this.columns.request(table);
@@ -131,38 +135,38 @@ export class RowsService {
   }
 
   /** Checks list parameters without running the list (exports check before they start). */
-  checkList(projectId: string, tableId: string, params: ListParams): void {
-    this.query.parse(this.tables.requireActive(projectId, tableId), params);
+  async checkList(projectId: string, tableId: string, params: ListParams): Promise<void> {
+    this.query.parse(await this.tables.requireActive(projectId, tableId), params);
   }
 
-  get(projectId: string, tableId: string, rowId: string) {
-    const table = this.tables.requireActive(projectId, tableId);
-    const row = this.rows.get(table.seq, rowId);
+  async get(projectId: string, tableId: string, rowId: string) {
+    const table = await this.tables.requireActive(projectId, tableId);
+    const row = await this.port.rows.get(table.seq, rowId);
     if (!row) throw rowNotFound(rowId);
     return toRow(table, row);
   }
 
-  aggregate(projectId: string, tableId: string, aggs: string, filter: string | undefined) {
-    return this.query.aggregate(this.tables.requireActive(projectId, tableId), aggs, filter ?? '');
+  async aggregate(projectId: string, tableId: string, aggs: string, filter: string | undefined) {
+    return this.query.aggregate(await this.tables.requireActive(projectId, tableId), aggs, filter ?? '');
   }
 
-  distinct(projectId: string, tableId: string, columnId: string, limit: number, q: string | undefined) {
-    const table = this.tables.requireActive(projectId, tableId);
+  async distinct(projectId: string, tableId: string, columnId: string, limit: number, q: string | undefined) {
+    const table = await this.tables.requireActive(projectId, tableId);
     return { values: this.query.distinct(table, columnId, limit, q) };
   }
 
   /** Runs a write on the current table in one transaction, then bumps its counters and the search index. */
   /** `used` marks the table as used by an extraction (`usage_count`, `last_used_at`). */
-  private async write<T>(projectId: string, tableId: string, work: (table: TableRecord, changes: Changes) => T, used = false): Promise<T> {
+  private async write<T>(projectId: string, tableId: string, work: (tx: Repositories, table: TableRecord, changes: Changes) => Promise<T>, used = false): Promise<T> {
     let table!: TableRecord;
     const changes: Changes = { upserted: [], removed: [], cleared: false, rowDelta: 0, mark: undefined, through: undefined, touched: [], watched: false, began: false };
-    const result = await this.store.transaction(() => {
-      const current = this.tables.requireActive(projectId, tableId);
-      const record = this.rows.markRecord(current.seq);
+    const result = await this.port.transaction(async (tx) => {
+      const current = await this.tables.requireActive(projectId, tableId, tx);
+      const record = await tx.rows.markRecord(current.seq);
       changes.mark = record?.mark;
       changes.through = maintainedThrough(record);
       changes.watched = this.merger.watching(current.seq);
-      const out = work(current, changes);
+      const out = await work(tx, current, changes);
       // Told inside the transaction, so a run's next batch (a later transaction) leaves them out.
       if (changes.touched.length) this.merger.touch(current.seq, changes.touched);
       table = {
@@ -171,7 +175,7 @@ export class RowsService {
         data_version: current.data_version + 1,
         ...(used ? { usage_count: current.usage_count + 1, last_used_at: this.clock.now() } : {}),
       };
-      this.tablesStore.putRecord(table);
+      await tx.tables.putRecord(table);
       return out;
     });
     this.search.apply(table, changes);
@@ -182,11 +186,12 @@ export class RowsService {
   }
 
   async create(projectId: string, tableId: string, input: Record<string, unknown>) {
-    return this.write(projectId, tableId, (table, changes) => {
+    return this.write(projectId, tableId, async (tx, table, changes) => {
       const problems: Problem[] = [];
       const values = rowValues(table, input, '', problems);
       if (problems.length) throw invalidFields(problems);
-      const row = this.insert(table, values, changes);
+      const row = this.newRow(values);
+      await tx.rows.insert(table.seq, [{ row, indexed: indexed(changes, row.id) }], slotSpecs(table));
       changes.upserted.push(row);
       changes.rowDelta++;
       return toRow(table, row);
@@ -195,24 +200,24 @@ export class RowsService {
 
   async update(projectId: string, tableId: string, rowId: string, input: Record<string, unknown>, ifMatch: string | null = null) {
     await this.review?.prepare(projectId, tableId, [rowId]);
-    return this.write(projectId, tableId, (table, changes) => {
-      const previous = this.rows.get(table.seq, rowId);
+    return this.write(projectId, tableId, async (tx, table, changes) => {
+      const previous = await tx.rows.get(table.seq, rowId);
       if (!previous) throw rowNotFound(rowId);
       checkRowIfMatch(ifMatch, previous);
       const problems: Problem[] = [];
       const values = rowValues(table, input, '', problems, previous.values);
       if (problems.length) throw invalidFields(problems);
-      const row = this.replaceValues(table, previous, values, changes);
+      const row = await this.replaceValues(tx, table, previous, values, changes);
       changes.upserted.push(row);
       return toRow(table, row);
     });
   }
 
   async remove(projectId: string, tableId: string, rowId: string) {
-    return this.write(projectId, tableId, (table, changes) => {
-      const row = this.rows.get(table.seq, rowId);
+    return this.write(projectId, tableId, async (tx, table, changes) => {
+      const row = await tx.rows.get(table.seq, rowId);
       if (!row) throw rowNotFound(rowId);
-      this.rows.remove(table.seq, row, slotSpecs(table), indexed(changes, row.id));
+      await tx.rows.remove(table.seq, row, slotSpecs(table), indexed(changes, row.id));
       changes.removed.push(rowId);
       changes.rowDelta--;
       return { id: rowId };
@@ -224,9 +229,9 @@ export class RowsService {
    * request with a 400 whose `fields` name each bad item (`creates[3].amount`).
    */
   async bulk(projectId: string, tableId: string, input: BulkInput) {
-    if ((input.creates?.length ?? 0) >= DEFER_INDEX_ROWS) await this.merger.room(this.tables.requireActive(projectId, tableId).seq);
+    if ((input.creates?.length ?? 0) >= DEFER_INDEX_ROWS) await this.merger.room((await this.tables.requireActive(projectId, tableId)).seq);
     if (input.updates?.length) await this.review?.prepare(projectId, tableId, input.updates.map((u) => u.id));
-    return this.write(projectId, tableId, (table, changes) => {
+    return this.write(projectId, tableId, async (tx, table, changes) => {
       const problems: Problem[] = [];
       const resolve = columnResolver(table);
       const creates = (input.creates ?? []).map((data, i) => ({
@@ -234,39 +239,38 @@ export class RowsService {
         path: `creates[${i}]`,
         values: rowValues(table, data, `creates[${i}]`, problems, undefined, resolve),
       }));
-      const updates = (input.updates ?? []).map((u, i) => {
-        const previous = this.rows.get(table.seq, u.id);
-        if (!previous) {
-          problems.push({ path: `updates[${i}].id`, error_key: 'row_not_found', message: `no row ${u.id} in this table` });
-          return null;
-        }
-        return { previous, values: rowValues(table, u.data, `updates[${i}].data`, problems, previous.values, resolve) };
-      });
-      const deletes = (input.deletes ?? []).map((id, i) => {
-        const row = this.rows.get(table.seq, id);
+      const updates = [];
+      for (const [i, u] of (input.updates ?? []).entries()) {
+        const previous = await tx.rows.get(table.seq, u.id);
+        if (!previous) problems.push({ path: `updates[${i}].id`, error_key: 'row_not_found', message: `no row ${u.id} in this table` });
+        else updates.push({ previous, values: rowValues(table, u.data, `updates[${i}].data`, problems, previous.values, resolve) });
+      }
+      const deletes = [];
+      for (const [i, id] of (input.deletes ?? []).entries()) {
+        const row = await tx.rows.get(table.seq, id);
         if (!row) problems.push({ path: `deletes[${i}]`, error_key: 'row_not_found', message: `no row ${id} in this table` });
-        return row;
-      });
+        else deletes.push(row);
+      }
       if (problems.length) throw invalidFields(problems);
 
       const out = { created: [] as RowRecord[], updated: [] as RowRecord[], deleted: [] as string[] };
-      const written = this.insertAll(table, creates, changes, resolve);
+      const written = await this.insertAll(tx, table, creates, changes, resolve);
       out.created.push(...written.created);
       out.updated.push(...written.merged);
       for (const u of updates) {
-        const current = this.rows.get(table.seq, u!.previous.id);
+        const current = await tx.rows.get(table.seq, u.previous.id);
         // In replace mode the creates have just taken the place of every earlier row.
         if (!current) continue;
-        const row = this.replaceValues(table, current, u!.values, changes);
+        const row = await this.replaceValues(tx, table, current, u.values, changes);
         out.updated.push(row);
         changes.upserted.push(row);
       }
       for (const row of deletes) {
         // The same id listed twice is deleted once.
-        if (!this.rows.get(table.seq, row!.id)) continue;
-        this.rows.remove(table.seq, row!, slotSpecs(table), indexed(changes, row!.id));
-        out.deleted.push(row!.id);
-        changes.removed.push(row!.id);
+        if (!(await tx.rows.get(table.seq, row.id))) continue;
+        await tx.rows.remove(table.seq, row, slotSpecs(table), indexed(changes, row.id));
+        out.deleted.push(row.id);
+        changes.removed.push(row.id);
         changes.rowDelta--;
       }
       return {
@@ -286,13 +290,13 @@ export class RowsService {
     projectId: string,
     tableId: string,
     rows: Array<{ values: Record<string, unknown>; origin: RowOrigin }>,
-    alongside: (result: { created: number; merged: number; skipped: number }) => void,
+    alongside: (result: { created: number; merged: number; skipped: number }, tx: Repositories) => Promise<void>,
   ) {
-    if (rows.length >= DEFER_INDEX_ROWS) await this.merger.room(this.tables.requireActive(projectId, tableId).seq);
+    if (rows.length >= DEFER_INDEX_ROWS) await this.merger.room((await this.tables.requireActive(projectId, tableId)).seq);
     return this.write(
       projectId,
       tableId,
-      (table, changes) => {
+      async (tx, table, changes) => {
         const resolve = columnResolver(table);
         const inputs = [];
         let skipped = 0;
@@ -302,9 +306,9 @@ export class RowsService {
           if (problems.length) skipped++;
           else inputs.push({ data: row.values, path: `rows[${i}]`, values, origin: row.origin });
         }
-        const written = this.insertAll(table, inputs, changes, resolve);
+        const written = await this.insertAll(tx, table, inputs, changes, resolve);
         const result = { created: written.created.length, merged: written.merged.length, skipped };
-        alongside(result);
+        await alongside(result, tx);
         return { ...result, rows: [...written.created, ...written.merged].map((r) => toRow(table, r)) };
       },
       true,
@@ -316,20 +320,20 @@ export class RowsService {
    * `merge` matches takes only the values the client gave (as a PATCH would), not the defaults a
    * new row would get.
    */
-  private insertAll(
+  private async insertAll(
+    tx: Repositories,
     table: TableRecord,
     rows: Array<{ data: Record<string, unknown>; path: string; values: Record<number, unknown>; origin?: RowOrigin }>,
     changes: Changes,
     resolve: ReturnType<typeof columnResolver>,
-  ): { created: RowRecord[]; merged: RowRecord[] } {
+  ): Promise<{ created: RowRecord[]; merged: RowRecord[] }> {
     const created: RowRecord[] = [];
     const merged: RowRecord[] = [];
     if (rows.length === 0) return { created, merged };
     const mode = table.insert_mode;
     if (mode === 'replace') {
       const specs = slotSpecs(table);
-      const existing = [...this.rows.scanRows(table.seq, false)];
-      for (const row of existing) this.rows.remove(table.seq, row, specs, indexed(changes, row.id));
+      for (const row of await tx.rows.all(table.seq)) await tx.rows.remove(table.seq, row, specs, indexed(changes, row.id));
       changes.cleared = true;
       changes.rowDelta = 0;
     }
@@ -340,67 +344,58 @@ export class RowsService {
     if (matchSlots.length && changes.mark !== undefined) {
       // Matches are found through the index, so it must hold every row: the tail (left by loads
       // before the table took this mode) is merged first, in this transaction.
-      this.rows.mergeAll(table.seq, slotSpecs(table));
+      await tx.rows.mergeAll(table.seq, slotSpecs(table));
       changes.mark = changes.through = undefined;
       changes.mergedTail = true;
     } else if (!matchSlots.length && changes.mark === undefined && rows.length >= DEFER_INDEX_ROWS) {
       // Every row so far has its entries; the new ones (with later ids) form the tail.
-      changes.mark = changes.through = this.rows.lastRowId(table.seq);
+      changes.mark = changes.through = await tx.rows.lastRowId(table.seq);
       changes.began = true;
-      this.rows.setMark(table.seq, { mark: changes.mark });
+      await tx.rows.setMark(table.seq, { mark: changes.mark });
     }
+    // New rows are written together, in one call rather than one a row; before a match is
+    // looked for, since it may be one of them.
+    const specs = slotSpecs(table);
+    const fresh: Array<{ row: RowRecord; indexed: boolean }> = [];
     for (const input of rows) {
-      const match = matchSlots.length ? this.findMatch(table, matchSlots, input.values) : undefined;
-      if (match && mode === 'dedup') continue;
-      if (match && mode === 'merge') {
-        const problems: Problem[] = [];
-        const values = rowValues(table, input.data, input.path, problems, match.values, resolve);
-        if (problems.length) throw invalidFields(problems);
-        const row = this.replaceValues(table, match, values, changes, input.origin);
-        merged.push(row);
-        changes.upserted.push(row);
-        continue;
+      if (matchSlots.length) {
+        if (fresh.length) await tx.rows.insert(table.seq, fresh.splice(0), specs);
+        const match = await tx.rows.findEqual(table.seq, matchSlots, input.values);
+        if (match && mode === 'dedup') continue;
+        if (match && mode === 'merge') {
+          const problems: Problem[] = [];
+          const values = rowValues(table, input.data, input.path, problems, match.values, resolve);
+          if (problems.length) throw invalidFields(problems);
+          const row = await this.replaceValues(tx, table, match, values, changes, input.origin);
+          merged.push(row);
+          changes.upserted.push(row);
+          continue;
+        }
       }
-      const row = this.insert(table, input.values, changes, input.origin);
+      const row = this.newRow(input.values, input.origin);
+      fresh.push({ row, indexed: indexed(changes, row.id) });
       created.push(row);
       changes.upserted.push(row);
       changes.rowDelta++;
     }
+    if (fresh.length) await tx.rows.insert(table.seq, fresh, specs);
     return { created, merged };
   }
 
-  /**
-   * A row equal to `values` on every slot of `slots` (nulls equal nulls), found through the first
-   * slot's index (complete: writes that match rows merge the tail first).
-   */
-  private findMatch(table: TableRecord, slots: number[], values: Record<number, unknown>): RowRecord | undefined {
-    const [first, ...rest] = slots as [number, ...number[]];
-    const key = indexValue(values[first] ?? null);
-    const bound = { value: key, inclusive: true };
-    const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-    for (const [, id] of this.rows.scanIndex(table.seq, first, bound, bound)) {
-      const row = this.rows.get(table.seq, id);
-      if (row && same(row.values[first], values[first]) && rest.every((s) => same(row.values[s], values[s]))) return row;
-    }
-    return undefined;
-  }
-
-  private insert(table: TableRecord, values: Record<number, unknown>, changes: Changes, origin?: RowOrigin): RowRecord {
+  private newRow(values: Record<number, unknown>, origin?: RowOrigin): RowRecord {
     const now = this.clock.now();
-    const row: RowRecord = { id: newId('row', now), created_at: now, updated_at: now, batch_id: null, confidence: null, values, ...origin };
-    this.rows.put(table.seq, row, slotSpecs(table), undefined, indexed(changes, row.id));
-    return row;
+    return { id: newId('row', now), created_at: now, updated_at: now, batch_id: null, confidence: null, values, ...origin };
   }
 
   /** A merged extracted row takes its new origin: the row source is then the latest file. */
-  private replaceValues(table: TableRecord, previous: RowRecord, values: Record<number, unknown>, changes: Changes, origin?: RowOrigin): RowRecord {
+  private async replaceValues(tx: Repositories, table: TableRecord, previous: RowRecord, values: Record<number, unknown>, changes: Changes, origin?: RowOrigin): Promise<RowRecord> {
     // A write always moves updated_at on, so the row's ETag changes with it. A person's write to an
     // extracted row (no origin: not an extraction merging into it) is its review: its values are now
     // as sure as anything a person wrote.
     const reviewed = origin === undefined && previous.confidence !== null ? { confidence: 1 } : {};
     const row: RowRecord = { ...previous, ...origin, ...reviewed, values, updated_at: Math.max(this.clock.now(), previous.updated_at + 1) };
-    this.rows.put(table.seq, row, slotSpecs(table), previous, indexed(changes, row.id));
-    if (origin === undefined) this.review?.reviewed(table, previous, row);
+    await tx.rows.put(table.seq, row, slotSpecs(table), previous, indexed(changes, row.id));
+    if (origin === undefined) await this.review?.reviewed(table, previous, row, tx);
     return row;
   }
 }

@@ -8,12 +8,10 @@ import { SLUG_PATTERN, slugify, uniqueSlug } from '../lib/slug';
 import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, recordAccess, type ListParams } from '../query/list';
-import type { Store } from '../store/db';
-import type { MetaStore } from '../store/meta.store';
-import type { RowsStore } from '../store/rows.store';
 import type { ColumnCache } from '../search/column-cache';
 import type { SearchIndexes } from '../search/search';
-import type { TableRecord, TablesStore } from '../store/tables.store';
+import type { Repositories, StorePort } from '../store/port';
+import type { TableRecord } from '../store/tables.store';
 import { checkColumns, checkDefaultSort, normalizeColumn, resolveMergeColumns, type ColumnInput } from './columns.rules';
 
 /** How long a deleted table can be restored. */
@@ -95,27 +93,27 @@ function slugTaken(): ApiError {
 
 export class TablesService {
   constructor(
-    private readonly store: Store,
-    private readonly tables: TablesStore,
+    private readonly port: StorePort,
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
-    private readonly meta: MetaStore,
-    private readonly rows: RowsStore,
     private readonly search: SearchIndexes,
     private readonly columns: ColumnCache,
   ) {}
 
-  /** The active table, or 404 table_not_found (also for soft-deleted and other projects' tables). */
-  requireActive(projectId: string, tableId: string): TableRecord {
-    const table = this.tables.get(tableId);
+  /**
+   * The active table, or 404 table_not_found (also for soft-deleted and other projects' tables);
+   * read through `tx` inside a transaction.
+   */
+  async requireActive(projectId: string, tableId: string, tx: Repositories = this.port): Promise<TableRecord> {
+    const table = await tx.tables.get(tableId);
     if (!table || table.project_id !== projectId || table.deleted_at !== null) {
       throw new ApiError(404, 'table_not_found', `Table ${tableId} not found`);
     }
     return table;
   }
 
-  /** A new, empty table record with a fresh id, internal number and column slots. Call inside a transaction. */
-  private newRecord(projectId: string, definition: TableDefinition): TableRecord {
+  /** A new, empty table record with a fresh id, internal number and column slots. */
+  private async newRecord(tx: Repositories, projectId: string, definition: TableDefinition): Promise<TableRecord> {
     const now = this.clock.now();
     return {
       ...definition,
@@ -130,18 +128,18 @@ export class TablesService {
       updated_at: now,
       deleted_at: null,
       revision: 1,
-      seq: this.meta.nextSeq('table_seq'),
+      seq: await tx.meta.nextSeq('table_seq'),
       ...initialSlots(definition.columns_json),
     };
   }
 
-  get(projectId: string, tableId: string): TableRecord {
+  get(projectId: string, tableId: string): Promise<TableRecord> {
     return this.requireActive(projectId, tableId);
   }
 
-  list(projectId: string, params: ListParams) {
+  async list(projectId: string, params: ListParams) {
     const query = parseListQuery(TABLE_LIST, params, this.cursors);
-    const active = this.tables.listProject(projectId).filter((t) => t.deleted_at === null);
+    const active = (await this.port.tables.listProject(projectId)).filter((t) => t.deleted_at === null);
     const page = listInMemory(active, TABLE_LIST, query, recordAccess(), this.cursors);
     return envelope('tables', query, { ...page, items: page.items.map(toTable) });
   }
@@ -152,11 +150,12 @@ export class TablesService {
     const merge = resolveMergeColumns(input.merge_columns_json, columns);
     const defaultSort = checkDefaultSort(input.default_sort, columns);
     if (input.slug !== undefined) checkSlug(input.slug);
-    return this.store.transaction(() => {
-      if (input.slug !== undefined && this.tables.slugOwner(projectId, input.slug) !== undefined) throw slugTaken();
-      const table = this.newRecord(projectId, {
+    return this.port.transaction(async (tx) => {
+      if (input.slug !== undefined && (await tx.tables.slugOwner(projectId, input.slug)) !== undefined) throw slugTaken();
+      const taken = input.slug === undefined ? new Set((await tx.tables.listProject(projectId)).filter((t) => t.deleted_at === null).map((t) => t.slug)) : null;
+      const table = await this.newRecord(tx, projectId, {
         name: input.name.trim(),
-        slug: input.slug ?? uniqueSlug(slugify(input.name), (s) => this.tables.slugOwner(projectId, s) !== undefined),
+        slug: input.slug ?? uniqueSlug(slugify(input.name), (s) => taken!.has(s)),
         columns_json: columns,
         instruction: input.instruction ?? null,
         strictness: input.strictness ?? 'balanced',
@@ -164,7 +163,7 @@ export class TablesService {
         merge_columns_json: merge,
         default_sort: defaultSort,
       });
-      this.tables.put(table);
+      await tx.tables.put(table);
       return table;
     });
   }
@@ -172,12 +171,12 @@ export class TablesService {
   update(projectId: string, tableId: string, input: UpdateTableInput): Promise<TableRecord> {
     if (input.slug !== undefined) checkSlug(input.slug);
     if (input.name !== undefined && input.name.trim() === '') throw fieldError('name', 'must not be blank');
-    return this.store.transaction(() => {
-      const table = this.requireActive(projectId, tableId);
+    return this.port.transaction(async (tx) => {
+      const table = await this.requireActive(projectId, tableId, tx);
       const next: TableRecord = { ...table };
       if (input.name !== undefined) next.name = input.name.trim();
       if (input.slug !== undefined && input.slug !== table.slug) {
-        if (this.tables.slugOwner(projectId, input.slug) !== undefined) throw slugTaken();
+        if ((await tx.tables.slugOwner(projectId, input.slug)) !== undefined) throw slugTaken();
         next.slug = input.slug;
       }
       if (input.insert_mode !== undefined) next.insert_mode = input.insert_mode;
@@ -188,41 +187,41 @@ export class TablesService {
       if (JSON.stringify(next) === JSON.stringify(table)) return table;
       next.updated_at = this.clock.now();
       next.revision = table.revision + 1;
-      this.tables.put(next, table);
+      await tx.tables.put(next, table);
       return next;
     });
   }
 
   /** Counts an extraction into the table that wrote no rows (rows writes count themselves). */
   async markUsed(projectId: string, tableId: string): Promise<void> {
-    await this.store.transaction(() => {
-      const table = this.requireActive(projectId, tableId);
-      this.tables.putRecord({ ...table, usage_count: table.usage_count + 1, last_used_at: this.clock.now() });
+    await this.port.transaction(async (tx) => {
+      const table = await this.requireActive(projectId, tableId, tx);
+      await tx.tables.putRecord({ ...table, usage_count: table.usage_count + 1, last_used_at: this.clock.now() });
     });
   }
 
   /** Soft delete: the table disappears everywhere but restore, and gives up its slug. */
   remove(projectId: string, tableId: string): Promise<{ id: string }> {
-    return this.store.transaction(() => {
-      const table = this.requireActive(projectId, tableId);
+    return this.port.transaction(async (tx) => {
+      const table = await this.requireActive(projectId, tableId, tx);
       const now = this.clock.now();
-      this.tables.put({ ...table, deleted_at: now, updated_at: now, revision: table.revision + 1 }, table);
+      await tx.tables.put({ ...table, deleted_at: now, updated_at: now, revision: table.revision + 1 }, table);
       return { id: table.id };
     });
   }
 
   restore(projectId: string, tableId: string, slug?: string): Promise<TableRecord> {
     if (slug !== undefined) checkSlug(slug);
-    return this.store.transaction(() => {
-      const table = this.tables.get(tableId);
+    return this.port.transaction(async (tx) => {
+      const table = await tx.tables.get(tableId);
       const expired = table?.deleted_at != null && table.deleted_at <= this.clock.now() - DELETE_GRACE_MS;
       if (!table || table.project_id !== projectId || expired) throw new ApiError(404, 'table_not_found', `Table ${tableId} not found`);
       const wanted = slug ?? table.slug;
-      const owner = this.tables.slugOwner(projectId, wanted);
+      const owner = await tx.tables.slugOwner(projectId, wanted);
       if (owner !== undefined && owner !== table.id) throw slugTaken();
       if (table.deleted_at === null && wanted === table.slug) return table;
       const next: TableRecord = { ...table, slug: wanted, deleted_at: null, updated_at: this.clock.now(), revision: table.revision + 1 };
-      this.tables.put(next, table);
+      await tx.tables.put(next, table);
       return next;
     });
   }
@@ -231,10 +230,10 @@ export class TablesService {
   duplicate(projectId: string, tableId: string, input: { name: string; slug: string }): Promise<TableRecord> {
     checkSlug(input.slug);
     if (input.name.trim() === '') throw fieldError('name', 'must not be blank');
-    return this.store.transaction(() => {
-      const source = this.requireActive(projectId, tableId);
-      if (this.tables.slugOwner(projectId, input.slug) !== undefined) throw slugTaken();
-      const copy = this.newRecord(projectId, {
+    return this.port.transaction(async (tx) => {
+      const source = await this.requireActive(projectId, tableId, tx);
+      if ((await tx.tables.slugOwner(projectId, input.slug)) !== undefined) throw slugTaken();
+      const copy = await this.newRecord(tx, projectId, {
         name: input.name.trim(),
         slug: input.slug,
         columns_json: structuredClone(source.columns_json),
@@ -244,7 +243,7 @@ export class TablesService {
         merge_columns_json: source.merge_columns_json,
         default_sort: source.default_sort,
       });
-      this.tables.put(copy);
+      await tx.tables.put(copy);
       return copy;
     });
   }
@@ -256,8 +255,8 @@ export class TablesService {
     ifMatch: string | null,
     change: (table: TableRecord) => { columns: Column[]; pathOf?: (i: number) => string },
   ): Promise<TableRecord> {
-    return this.store.transaction(() => {
-      const table = this.requireActive(projectId, tableId);
+    return this.port.transaction(async (tx) => {
+      const table = await this.requireActive(projectId, tableId, tx);
       checkIfMatch(ifMatch, table);
       const { columns, pathOf } = change(table);
       checkColumns(columns, pathOf);
@@ -296,7 +295,7 @@ export class TablesService {
         updated_at: this.clock.now(),
         revision: table.revision + 1,
       };
-      this.tables.put(next, table);
+      await tx.tables.put(next, table);
       return next;
     });
   }
@@ -309,14 +308,15 @@ export class TablesService {
   async purgeDeleted(): Promise<string[]> {
     const cutoff = this.clock.now() - DELETE_GRACE_MS;
     const purged: string[] = [];
-    for (const id of this.tables.deletedBefore(cutoff)) {
-      const table = this.tables.get(id);
+    const { port } = this;
+    for (const id of await port.tables.deletedBefore(cutoff)) {
+      const table = await port.tables.get(id);
       if (!table || table.deleted_at === null || table.deleted_at > cutoff) continue;
-      while ((await this.store.transaction(() => this.rows.dropTableEntries(table.seq, PURGE_BATCH))) > 0);
-      const removed = await this.store.transaction(() => {
-        const current = this.tables.get(id);
+      while ((await port.transaction((tx) => tx.rows.dropTableEntries(table.seq, PURGE_BATCH))) > 0);
+      const removed = await port.transaction(async (tx) => {
+        const current = await tx.tables.get(id);
         if (!current || current.deleted_at === null || current.deleted_at > cutoff) return false;
-        this.tables.remove(current);
+        await tx.tables.remove(current);
         return true;
       });
       if (removed) {
@@ -334,15 +334,16 @@ export class TablesService {
    * slot leaves `pending_slots` only when done, so after a crash the next run starts it again.
    */
   async buildPendingSlots(tableId?: string): Promise<void> {
-    const tables = tableId ? [this.tables.get(tableId)].filter((t): t is TableRecord => !!t) : this.tables.withSlotWork();
+    const { port } = this;
+    const tables = tableId ? [await port.tables.get(tableId)].filter((t): t is TableRecord => !!t) : await port.tables.withSlotWork();
     for (const table of tables) {
       for (const slot of table.pending_slots) {
         const column = table.columns_json.find((c) => table.slots[c.id] === slot);
-        while ((await this.store.transaction(() => this.rows.dropSlotEntries(table.seq, slot, PURGE_BATCH))) > 0);
+        while ((await port.transaction((tx) => tx.rows.dropSlotEntries(table.seq, slot, PURGE_BATCH))) > 0);
         if (column) {
           const spec = { slot, multi: fieldTypeOf(column.type) === 'array' };
           let after: string | undefined;
-          do after = await this.store.transaction(() => this.rows.indexSlot(table.seq, spec, after, PURGE_BATCH));
+          do after = await port.transaction((tx) => tx.rows.indexSlot(table.seq, spec, after, PURGE_BATCH));
           while (after !== undefined);
         }
         await this.updateSlots(table.id, (t) => ({ pending_slots: t.pending_slots.filter((s) => s !== slot) }));
@@ -353,10 +354,10 @@ export class TablesService {
   /** Deletes the index entries of removed columns, a batch per transaction; returns how many. */
   async cleanDroppedSlots(): Promise<number> {
     let deleted = 0;
-    for (const table of this.tables.withSlotWork()) {
+    for (const table of await this.port.tables.withSlotWork()) {
       for (const slot of table.dropped_slots) {
         let n: number;
-        while ((n = await this.store.transaction(() => this.rows.dropSlotEntries(table.seq, slot, PURGE_BATCH))) > 0) deleted += n;
+        while ((n = await this.port.transaction((tx) => tx.rows.dropSlotEntries(table.seq, slot, PURGE_BATCH))) > 0) deleted += n;
         await this.updateSlots(table.id, (t) => ({ dropped_slots: t.dropped_slots.filter((s) => s !== slot) }));
       }
     }
@@ -364,9 +365,9 @@ export class TablesService {
   }
 
   private updateSlots(tableId: string, change: (t: TableRecord) => Partial<TableRecord>): Promise<void> {
-    return this.store.transaction(() => {
-      const current = this.tables.get(tableId);
-      if (current) this.tables.putRecord({ ...current, ...change(current) });
+    return this.port.transaction(async (tx) => {
+      const current = await tx.tables.get(tableId);
+      if (current) await tx.tables.putRecord({ ...current, ...change(current) });
     });
   }
 }

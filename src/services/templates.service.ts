@@ -9,9 +9,9 @@ import { newId } from '../lib/ids';
 import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, recordAccess, type ListParams } from '../query/list';
-import type { Store } from '../store/db';
+import type { Repositories, StorePort } from '../store/port';
 import type { TableRecord } from '../store/tables.store';
-import type { TemplateRecord, TemplatesStore } from '../store/templates.store';
+import type { TemplateRecord } from '../store/templates.store';
 import { checkColumns, normalizeColumn, resolveMergeColumns, type ColumnInput } from './columns.rules';
 import type { TablesService } from './tables.service';
 import { CATALOG } from './templates.catalog';
@@ -46,8 +46,7 @@ export interface TemplateInput {
 
 export class TemplatesService {
   constructor(
-    private readonly store: Store,
-    private readonly templates: TemplatesStore,
+    private readonly port: StorePort,
     private readonly tables: TablesService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
@@ -65,18 +64,18 @@ export class TemplatesService {
   }));
 
   /** The record with its current use count (kept apart from the definition, so both kinds count alike). */
-  private counted(record: TemplateRecord): TemplateRecord {
-    return { ...record, usage_count: this.templates.usage(record.id) };
+  private async counted(record: TemplateRecord): Promise<TemplateRecord> {
+    return { ...record, usage_count: await this.port.templates.usage(record.id) };
   }
 
-  private toTemplate(record: TemplateRecord): Template {
-    const { organization_id: _o, ...template } = this.counted(record);
+  private async toTemplate(record: TemplateRecord): Promise<Template> {
+    const { organization_id: _o, ...template } = await this.counted(record);
     return template;
   }
 
-  /** A template the organization can see: built-in or its own; 404 otherwise. */
-  private visible(organizationId: string, id: string): TemplateRecord {
-    const found = TemplatesService.BUILT_IN.find((t) => t.id === id) ?? this.templates.get(id);
+  /** A template the organization can see: built-in or its own; 404 otherwise. Read through `tx` inside a transaction. */
+  private async visible(organizationId: string, id: string, tx: Repositories = this.port): Promise<TemplateRecord> {
+    const found = TemplatesService.BUILT_IN.find((t) => t.id === id) ?? (await tx.templates.get(id));
     if (!found || (found.organization_id !== null && found.organization_id !== organizationId)) {
       throw new ApiError(404, 'not_found', `Template ${id} not found`);
     }
@@ -84,16 +83,16 @@ export class TemplatesService {
   }
 
   /** The organization's own template, for changes: built-in ones are 403, others' 404. */
-  private own(organizationId: string, id: string): TemplateRecord {
-    const template = this.visible(organizationId, id);
+  private async own(tx: Repositories, organizationId: string, id: string): Promise<TemplateRecord> {
+    const template = await this.visible(organizationId, id, tx);
     if (template.organization_id === null) throw new ApiError(403, 'forbidden', 'Built-in templates cannot be changed; use one, or create your own');
     return template;
   }
 
-  private list(all: TemplateRecord[], params: ListParams) {
+  private async list(all: TemplateRecord[], params: ListParams) {
     const query = parseListQuery(TEMPLATE_LIST, params, this.cursors);
     // Counted first: the list may be ordered or filtered by usage_count.
-    const page = listInMemory(all.map((t) => this.counted(t)), TEMPLATE_LIST, query, recordAccess(), this.cursors);
+    const page = listInMemory(await Promise.all(all.map((t) => this.counted(t))), TEMPLATE_LIST, query, recordAccess(), this.cursors);
     return envelope('templates', query, {
       ...page,
       items: page.items.map(({ organization_id: _o, ...template }) => template),
@@ -101,16 +100,16 @@ export class TemplatesService {
   }
 
   /** Built-in templates and the organization's own. */
-  listForProject(organizationId: string, params: ListParams) {
-    return this.list([...TemplatesService.BUILT_IN, ...this.templates.listOrg(organizationId)], params);
+  async listForProject(organizationId: string, params: ListParams) {
+    return this.list([...TemplatesService.BUILT_IN, ...(await this.port.templates.listOrg(organizationId))], params);
   }
 
-  listMine(organizationId: string, params: ListParams) {
-    return this.list(this.templates.listOrg(organizationId), params);
+  async listMine(organizationId: string, params: ListParams) {
+    return this.list(await this.port.templates.listOrg(organizationId), params);
   }
 
-  get(organizationId: string, id: string): Template {
-    return this.toTemplate(this.visible(organizationId, id));
+  async get(organizationId: string, id: string): Promise<Template> {
+    return this.toTemplate(await this.visible(organizationId, id));
   }
 
   /** Checked columns and merge columns of a definition. */
@@ -139,40 +138,40 @@ export class TemplatesService {
       created_at: now,
       updated_at: now,
     };
-    await this.store.transaction(() => this.templates.put(record));
+    await this.port.templates.put(record);
     return this.toTemplate(record);
   }
 
   async update(organizationId: string, id: string, input: TemplateInput): Promise<Template> {
     return this.toTemplate(
-      await this.store.transaction(() => {
-        const current = this.own(organizationId, id);
+      await this.port.transaction(async (tx) => {
+        const current = await this.own(tx, organizationId, id);
         const next: TemplateRecord = {
           ...current,
           ...Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && k !== 'columns_json' && k !== 'merge_columns_json')),
           ...this.definition(input, current),
           updated_at: this.clock.now(),
         };
-        this.templates.put(next);
+        await tx.templates.put(next);
         return next;
       }),
     );
   }
 
   async remove(organizationId: string, id: string): Promise<{ id: string }> {
-    await this.store.transaction(() => {
-      this.own(organizationId, id);
-      this.templates.remove(id);
+    await this.port.transaction(async (tx) => {
+      await this.own(tx, organizationId, id);
+      await tx.templates.remove(id);
     });
     return { id };
   }
 
   /** Creates a table from a template, counting the use in the same transaction. */
   async use(organizationId: string, projectId: string, id: string, input: { name: string; slug?: string }): Promise<TableRecord> {
-    const template = this.visible(organizationId, id);
+    const template = await this.visible(organizationId, id);
     // tables.create joins this transaction, so the table and the count are written together.
-    return await this.store.transaction(() => {
-      const table = this.tables.create(projectId, {
+    return this.port.transaction(async (tx) => {
+      const table = await this.tables.create(projectId, {
         name: input.name,
         slug: input.slug,
         columns_json: template.columns_json,
@@ -181,7 +180,7 @@ export class TemplatesService {
         insert_mode: template.insert_mode,
         merge_columns_json: template.merge_columns_json,
       });
-      this.templates.countUse(template.id);
+      await tx.templates.countUse(template.id);
       return table;
     });
   }

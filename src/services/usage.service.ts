@@ -5,7 +5,7 @@
 import type { Clock } from '../lib/clock';
 import { ApiError } from '../lib/errors';
 import type { OrgRecord } from '../store/accounts.store';
-import type { UsageStore } from '../store/usage.store';
+import type { UsageRepository } from '../store/port';
 
 export function monthOf(time: number): string {
   return new Date(time).toISOString().slice(0, 7);
@@ -26,7 +26,7 @@ export class UsageService {
   private current: { name: string; start: number; end: number };
 
   constructor(
-    private readonly usage: UsageStore,
+    private readonly usage: UsageRepository,
     private readonly clock: Clock,
   ) {
     this.current = monthAround(clock.now());
@@ -40,22 +40,27 @@ export class UsageService {
   }
 
   /** Counts one request of `org`, or throws 402 when its monthly quota is used up. */
-  count(org: OrgRecord): void {
+  async count(org: OrgRecord): Promise<void> {
     const month = this.month();
     if (month !== this.pendingMonth) {
       void this.flush();
       this.pendingMonth = month;
     }
-    // Without a quota there is nothing to check, so no read.
-    if (org.monthly_request_quota !== null && this.used(org.id, month) >= org.monthly_request_quota) {
+    // Without a quota there is nothing to check, so no read. The check and the count have no
+    // await between them, so concurrent requests cannot both take the last one.
+    const stored = org.monthly_request_quota === null ? 0 : await this.usage.get(org.id, month);
+    if (org.monthly_request_quota !== null && stored + this.pendingOf(org.id, month) >= org.monthly_request_quota) {
       throw new ApiError(402, 'api_request_limit_exceeded', `Monthly request quota of ${org.monthly_request_quota} reached`);
     }
     this.pending.set(org.id, (this.pending.get(org.id) ?? 0) + 1);
   }
 
-  used(organizationId: string, month = this.month()): number {
-    const pending = month === this.pendingMonth ? (this.pending.get(organizationId) ?? 0) : 0;
-    return this.usage.get(organizationId, month) + pending;
+  async used(organizationId: string, month = this.month()): Promise<number> {
+    return (await this.usage.get(organizationId, month)) + this.pendingOf(organizationId, month);
+  }
+
+  private pendingOf(organizationId: string, month: string): number {
+    return month === this.pendingMonth ? (this.pending.get(organizationId) ?? 0) : 0;
   }
 
   async flush(): Promise<void> {

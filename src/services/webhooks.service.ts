@@ -12,8 +12,8 @@ import type { Outbound } from '../lib/outbound';
 import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, recordAccess, type ListParams } from '../query/list';
-import type { Store } from '../store/db';
-import type { DeliveryRecord, WebhookRecord, WebhooksStore } from '../store/webhooks.store';
+import type { Repositories, StorePort } from '../store/port';
+import type { DeliveryRecord, WebhookRecord } from '../store/webhooks.store';
 import type { SendOutcome, WebhookSender } from './webhook-sender';
 
 /** How long the previous secret keeps signing after a rotation. */
@@ -99,8 +99,7 @@ export class WebhooksService {
   onQueued: () => void = () => {};
 
   constructor(
-    private readonly store: Store,
-    private readonly webhooks: WebhooksStore,
+    private readonly port: StorePort,
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
     private readonly outbound: Outbound,
@@ -114,8 +113,9 @@ export class WebhooksService {
     return 2 * this.settings.webhookTimeoutMs;
   }
 
-  private require(organizationId: string, id: string): WebhookRecord {
-    const webhook = this.webhooks.get(id);
+  /** The organization's webhook, or 404; read through `tx` inside a transaction. */
+  private async require(organizationId: string, id: string, tx: Repositories = this.port): Promise<WebhookRecord> {
+    const webhook = await tx.webhooks.get(id);
     if (!webhook || webhook.organization_id !== organizationId) throw new ApiError(404, 'webhook_not_found', `Webhook ${id} not found`);
     return webhook;
   }
@@ -126,15 +126,15 @@ export class WebhooksService {
     if (problem) throw fieldError('url', problem);
   }
 
-  list(organizationId: string, params: ListParams) {
+  async list(organizationId: string, params: ListParams) {
     const query = parseListQuery(WEBHOOK_LIST, params, this.cursors);
-    const all = this.webhooks.listOrg(organizationId);
+    const all = await this.port.webhooks.listOrg(organizationId);
     const page = listInMemory(all, WEBHOOK_LIST, query, recordAccess(), this.cursors);
     return envelope('webhooks', query, { ...page, items: page.items.map(toWebhook) });
   }
 
-  get(organizationId: string, id: string): Webhook {
-    return toWebhook(this.require(organizationId, id));
+  async get(organizationId: string, id: string): Promise<Webhook> {
+    return toWebhook(await this.require(organizationId, id));
   }
 
   async create(organizationId: string, input: Required<Pick<WebhookInput, 'url' | 'events'>> & WebhookInput): Promise<Webhook & { secret: string }> {
@@ -157,16 +157,16 @@ export class WebhooksService {
       previous_secret_until: null,
       failing_since: null,
     };
-    await this.store.transaction(() => this.webhooks.put(record));
+    await this.port.webhooks.put(record);
     return { ...toWebhook(record), secret: record.secret };
   }
 
   async update(organizationId: string, id: string, input: WebhookInput): Promise<Webhook> {
-    this.require(organizationId, id);
+    await this.require(organizationId, id);
     if (input.url !== undefined) await this.checkUrl(input.url);
     return toWebhook(
-      await this.store.transaction(() => {
-        const webhook = this.require(organizationId, id);
+      await this.port.transaction(async (tx) => {
+        const webhook = await this.require(organizationId, id, tx);
         const next: WebhookRecord = { ...webhook };
         if (input.url !== undefined) next.url = input.url;
         if (input.events !== undefined) next.events = [...new Set(input.events)];
@@ -176,24 +176,24 @@ export class WebhooksService {
           // A fresh start: an old failure streak must not deactivate the webhook again at once.
           next.failure_count = 0;
           next.failing_since = null;
-          if (!input.active) this.cancelPending(webhook.id, 'not sent: the webhook was deactivated');
+          if (!input.active) await this.cancelPending(tx, webhook.id, 'not sent: the webhook was deactivated');
         }
         if (JSON.stringify(next) === JSON.stringify(webhook)) return webhook;
         next.updated_at = this.clock.now();
-        this.webhooks.put(next);
+        await tx.webhooks.put(next);
         return next;
       }),
     );
   }
 
   async remove(organizationId: string, id: string): Promise<{ id: string }> {
-    await this.store.transaction(() => this.webhooks.remove(this.require(organizationId, id)));
+    await this.port.transaction(async (tx) => tx.webhooks.remove(await this.require(organizationId, id, tx)));
     return { id };
   }
 
   async rotateSecret(organizationId: string, id: string): Promise<Webhook & { secret: string }> {
-    const next = await this.store.transaction(() => {
-      const webhook = this.require(organizationId, id);
+    const next = await this.port.transaction(async (tx) => {
+      const webhook = await this.require(organizationId, id, tx);
       const now = this.clock.now();
       const rotated: WebhookRecord = {
         ...webhook,
@@ -203,18 +203,16 @@ export class WebhooksService {
         secret_rotated_at: now,
         updated_at: now,
       };
-      this.webhooks.put(rotated);
+      await tx.webhooks.put(rotated);
       return rotated;
     });
     return { ...toWebhook(next), secret: next.secret };
   }
 
-  deliveries(organizationId: string, id: string, params: ListParams & { event?: WebhookEvent; status?: DeliveryStatus }) {
-    this.require(organizationId, id);
+  async deliveries(organizationId: string, id: string, params: ListParams & { event?: WebhookEvent; status?: DeliveryStatus }) {
+    await this.require(organizationId, id);
     const query = parseListQuery(DELIVERY_LIST, params, this.cursors);
-    const all = this.webhooks
-      .listDeliveries(id)
-      .filter((d) => (params.event === undefined || d.event === params.event) && (params.status === undefined || d.status === params.status));
+    const all = (await this.port.webhooks.listDeliveries(id)).filter((d) => (params.event === undefined || d.event === params.event) && (params.status === undefined || d.status === params.status));
     const page = listInMemory(all, DELIVERY_LIST, query, recordAccess(), this.cursors);
     return envelope('deliveries', query, { ...page, items: page.items.map(toDelivery) });
   }
@@ -248,17 +246,17 @@ export class WebhooksService {
   }
 
   /**
-   * Queues `event` for every active webhook of the organization that wants it. Call inside the
+   * Queues `event` for every active webhook of the organization that wants it, in `tx`: the
    * transaction that records what the event announces, so both are written or neither; then
    * `wake` once it has committed.
    */
-  enqueue(organizationId: string, event: WebhookEvent, data: unknown): number {
+  async enqueue(tx: Repositories, organizationId: string, event: WebhookEvent, data: unknown): Promise<number> {
     const payload = this.payload(event, data);
     let queued = 0;
-    for (const webhook of this.webhooks.listOrg(organizationId)) {
+    for (const webhook of await tx.webhooks.listOrg(organizationId)) {
       if (!webhook.active || !webhook.events.includes(event)) continue;
       const now = this.clock.now();
-      this.webhooks.putDelivery(this.newDelivery(webhook, event, payload, newId('msg'), 1, now, now));
+      await tx.webhooks.putDelivery(this.newDelivery(webhook, event, payload, newId('msg'), 1, now, now));
       queued++;
     }
     return queued;
@@ -271,22 +269,22 @@ export class WebhooksService {
 
   /** Queues `event` in a transaction of its own and wakes the dispatcher. */
   async emit(organizationId: string, event: WebhookEvent, data: unknown): Promise<number> {
-    const count = await this.store.transaction(() => this.enqueue(organizationId, event, data));
+    const count = await this.port.transaction((tx) => this.enqueue(tx, organizationId, event, data));
     if (count > 0) this.wake();
     return count;
   }
 
   /** Sends a `ping` now and records it as a delivery; it neither retries nor counts toward failures. */
   async test(organizationId: string, id: string): Promise<TestResult> {
-    const webhook = this.require(organizationId, id);
+    const webhook = await this.require(organizationId, id);
     const payload = this.payload('ping', { webhook_id: webhook.id, organization_id: organizationId, message: 'Test event from rowsmith' });
     const messageId = newId('msg');
     const outcome = await this.sender.send(webhook, messageId, payload);
-    await this.store.transaction(() => {
+    await this.port.transaction(async (tx) => {
       const delivery = this.newDelivery(webhook, 'ping', payload, messageId, 1, null);
-      this.webhooks.putDelivery(this.settle(delivery, outcome, null));
-      const current = this.webhooks.get(id);
-      if (current) this.webhooks.put({ ...current, last_triggered_at: this.clock.now() });
+      await tx.webhooks.putDelivery(this.settle(delivery, outcome, null));
+      const current = await tx.webhooks.get(id);
+      if (current) await tx.webhooks.put({ ...current, last_triggered_at: this.clock.now() });
     });
     return {
       status: outcome.kind === 'success' ? 'success' : outcome.kind === 'timeout' ? 'timeout' : 'error',
@@ -320,22 +318,21 @@ export class WebhooksService {
     return Math.round(delay);
   }
 
-  /** Marks every queued delivery of a webhook failed. Call inside a transaction. */
   /**
-   * Fails what a webhook still has queued. A send under way is left to finish: the receiver may
-   * already have it, so its outcome is recorded as it comes (and no retry follows it).
+   * Fails what a webhook still has queued, in `tx`. A send under way is left to finish: the
+   * receiver may already have it, so its outcome is recorded as it comes (and no retry follows it).
    */
-  private cancelPending(webhookId: string, reason: string): void {
+  private async cancelPending(tx: Repositories, webhookId: string, reason: string): Promise<void> {
     const now = this.clock.now();
-    for (const id of this.webhooks.queuedFor(webhookId)) {
-      const delivery = this.webhooks.getDelivery(id);
-      if (delivery && (delivery.leased_until ?? 0) <= now) this.webhooks.putDelivery({ ...delivery, status: 'failed', response_body: reason, next_retry_at: null, queued_at: null }, delivery);
+    for (const id of await tx.webhooks.queuedFor(webhookId)) {
+      const delivery = await tx.webhooks.getDelivery(id);
+      if (delivery && (delivery.leased_until ?? 0) <= now) await tx.webhooks.putDelivery({ ...delivery, status: 'failed', response_body: reason, next_retry_at: null, queued_at: null }, delivery);
     }
   }
 
   /** When the earliest queued delivery is due (or its lease ends); null when none is queued. */
-  nextQueuedAt(): number | null {
-    return this.webhooks.nextQueued();
+  nextQueuedAt(): Promise<number | null> {
+    return this.port.webhooks.nextQueued();
   }
 
   /**
@@ -344,18 +341,18 @@ export class WebhooksService {
    * is gone or inactive fails here without a send.
    */
   lease(max: number): Promise<Leased[]> {
-    return this.store.transaction(() => {
+    return this.port.transaction(async (tx) => {
       const now = this.clock.now();
       const leased: Leased[] = [];
-      for (const id of this.webhooks.queuedUntil(now, Math.min(max, BATCH))) {
-        const delivery = this.webhooks.getDelivery(id)!;
-        const webhook = this.webhooks.get(delivery.webhook_id);
+      for (const id of await tx.webhooks.queuedUntil(now, Math.min(max, BATCH))) {
+        const delivery = (await tx.webhooks.getDelivery(id))!;
+        const webhook = await tx.webhooks.get(delivery.webhook_id);
         if (!webhook?.active) {
-          this.webhooks.putDelivery({ ...delivery, status: 'failed', response_body: 'not sent: the webhook is inactive', next_retry_at: null, queued_at: null }, delivery);
+          await tx.webhooks.putDelivery({ ...delivery, status: 'failed', response_body: 'not sent: the webhook is inactive', next_retry_at: null, queued_at: null }, delivery);
           continue;
         }
         const next = { ...delivery, queued_at: now + this.leaseMs, leased_until: now + this.leaseMs };
-        this.webhooks.putDelivery(next, delivery);
+        await tx.webhooks.putDelivery(next, delivery);
         leased.push({ delivery: next, webhook });
       }
       return leased;
@@ -373,15 +370,15 @@ export class WebhooksService {
    * the webhook and cancels what it still had queued.
    */
   finish(leased: Leased, outcome: SendOutcome): Promise<void> {
-    return this.store.transaction(() => {
-      const delivery = this.webhooks.getDelivery(leased.delivery.id);
+    return this.port.transaction(async (tx) => {
+      const delivery = await tx.webhooks.getDelivery(leased.delivery.id);
       // Deleted, cancelled, or leased again after this lease ran out: that other outcome counts.
       if (!delivery || delivery.status !== 'pending' || delivery.queued_at !== leased.delivery.queued_at) return;
-      const webhook = this.webhooks.get(delivery.webhook_id);
+      const webhook = await tx.webhooks.get(delivery.webhook_id);
       const now = this.clock.now();
       if (outcome.kind === 'success') {
-        this.webhooks.putDelivery(this.settle(delivery, outcome, null), delivery);
-        if (webhook) this.webhooks.put({ ...webhook, failure_count: 0, failing_since: null, last_triggered_at: now });
+        await tx.webhooks.putDelivery(this.settle(delivery, outcome, null), delivery);
+        if (webhook) await tx.webhooks.put({ ...webhook, failure_count: 0, failing_since: null, last_triggered_at: now });
         return;
       }
       const failingSince = webhook?.failing_since ?? now;
@@ -389,17 +386,17 @@ export class WebhooksService {
       const streakOver = now - failingSince >= this.settings.webhookDeactivateAfterMs;
       const delay = gone || streakOver || !webhook?.active ? null : this.retryDelay(delivery.attempt, outcome);
       const nextAt = delay === null ? null : now + delay;
-      this.webhooks.putDelivery(this.settle(delivery, outcome, nextAt), delivery);
+      await tx.webhooks.putDelivery(this.settle(delivery, outcome, nextAt), delivery);
       if (nextAt !== null) {
-        this.webhooks.putDelivery(this.newDelivery(webhook!, delivery.event, delivery.payload_json, delivery.message_id, delivery.attempt + 1, nextAt, now));
+        await tx.webhooks.putDelivery(this.newDelivery(webhook!, delivery.event, delivery.payload_json, delivery.message_id, delivery.attempt + 1, nextAt, now));
       }
       if (!webhook) return;
       const deactivate = gone || streakOver;
       if (deactivate) {
         const why = gone ? 'the receiver answered 410 Gone' : 'its deliveries kept failing';
-        this.cancelPending(webhook.id, `not sent: the webhook was deactivated because ${why}`);
+        await this.cancelPending(tx, webhook.id, `not sent: the webhook was deactivated because ${why}`);
       }
-      this.webhooks.put({
+      await tx.webhooks.put({
         ...webhook,
         failure_count: webhook.failure_count + 1,
         failing_since: failingSince,
@@ -415,9 +412,9 @@ export class WebhooksService {
     const cutoff = this.clock.now() - this.settings.webhookDeliveryRetentionMs;
     let removed = 0;
     for (;;) {
-      const batch = await this.store.transaction(() => {
-        const old = this.webhooks.finishedBefore(cutoff, BATCH);
-        for (const delivery of old) this.webhooks.removeDelivery(delivery);
+      const batch = await this.port.transaction(async (tx) => {
+        const old = await tx.webhooks.finishedBefore(cutoff, BATCH);
+        for (const delivery of old) await tx.webhooks.removeDelivery(delivery);
         return old.length;
       });
       removed += batch;

@@ -21,6 +21,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { open as openEnvironment } from 'lmdb';
 import { openStore, type Store, type SubDatabaseName } from './db';
 import { exportFileKey, type ExportRecord } from './exports.store';
+import { HOLD_PREFIX, MetaStore, type Hold } from './meta.store';
 
 export const BACKUP_FORMAT = 'rowsmith-backup';
 export const BACKUP_FORMAT_VERSION = 1;
@@ -79,29 +80,11 @@ const COUNTED: Array<[string, SubDatabaseName]> = [
 // ---------------------------------------------------------------------------------------------
 // Holds: deletions of files wait while a backup copies them.
 
-const HOLD_PREFIX = 'backup_hold:';
 /** A hold lapses on its own this long after its last renewal, so a killed backup blocks nothing for long. */
 const HOLD_MS = 10 * 60_000;
 const HOLD_RENEW_MS = 60_000;
 
-interface Hold {
-  until: number;
-  pid: number;
-}
-
-function holds(store: Store) {
-  return store.db<Hold, string>('meta').getRange({ start: HOLD_PREFIX, end: `${HOLD_PREFIX}\uffff` });
-}
-
-/**
- * True while a backup is copying the files its snapshot names: nothing may delete one of them.
- * Call inside the write transaction that drops the record naming the file.
- */
-export function filesHeld(store: Store): boolean {
-  const now = Date.now();
-  for (const { value } of holds(store)) if (value.until > now) return true;
-  return false;
-}
+const holds = (store: Store) => new MetaStore(store).holds();
 
 /** A backup's hold on the files: placed before its snapshot, renewed while it copies, released at the end. */
 export class FileHold {

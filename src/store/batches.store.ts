@@ -115,7 +115,7 @@ export class BatchesStore {
     rows.forEach((row, i) => this.rows.putSync([batchId, next + i], row));
   }
 
-  *batchRows(batchId: string): Iterable<BatchRow> {
-    for (const { value } of this.rows.getRange({ start: [batchId, -Infinity], end: [batchId, Infinity] })) yield value;
+  batchRows(batchId: string): BatchRow[] {
+    return [...this.rows.getRange({ start: [batchId, -Infinity], end: [batchId, Infinity] }).map(({ value }) => value)];
   }
 }

@@ -3,10 +3,12 @@
  * and msgpackr values. Every multi-key change goes through `transaction`, so a crash never leaves
  * one half of a change on disk.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { ApiError } from '../lib/errors';
+import { TransactionBuffer, WriteProbe, type KeyValues } from './overlay';
 
 /** Every sub-database the service uses; adding one here is all a new store module needs. */
 const SUB_DATABASES = [
@@ -57,6 +59,10 @@ export type SubDatabaseName = (typeof SUB_DATABASES)[number];
 export class Store {
   readonly env: RootDatabase;
   private readonly dbs = new Map<SubDatabaseName, Database<any, Key>>();
+  /** The async transaction the current code runs in, if any (see `transactionAsync`). */
+  private readonly current = new AsyncLocalStorage<TransactionBuffer>();
+  /** Every transaction holds it from its first read to its commit (LMDB has one writer anyway). */
+  private writeLock: Promise<unknown> = Promise.resolve();
 
   constructor(readonly dataDir: string) {
     const path = join(dataDir, 'db');
@@ -79,22 +85,111 @@ export class Store {
     }
   }
 
-  db<V = any, K extends Key = Key>(name: SubDatabaseName): Database<V, K> {
-    return this.dbs.get(name) as Database<V, K>;
+  /** A sub-database; inside an async transaction, seen through the transaction's own writes. */
+  db<V = any, K extends Key = Key>(name: SubDatabaseName): KeyValues<V, K> {
+    const base = this.dbs.get(name) as Database<V, K>;
+    if (this.probing) return this.probe(name, base);
+    // Most reads run outside any transaction; they skip the context lookup.
+    if (this.open === 0) return base;
+    const buffer = this.current.getStore();
+    return buffer?.open ? buffer.view(name, base) : base;
   }
 
   private inWrite = false;
+  /** How many async transactions are running (holding or done with their body, not committed). */
+  private open = 0;
+  /** Set during `call`'s first run, which is synchronous; `wrote` says whether it tried to write. */
+  private probing = false;
+  private wrote = false;
+  private readonly probes = new Map<string, KeyValues>();
+
+  private probe<V, K extends Key>(name: string, base: Database<V, K>): KeyValues<V, K> {
+    let probe = this.probes.get(name);
+    if (!probe) this.probes.set(name, (probe = new WriteProbe(base, () => (this.wrote = true))));
+    return probe as KeyValues<V, K>;
+  }
+
+  /** Whether the caller runs inside a transaction, which a nested one joins. */
+  private get joined(): boolean {
+    return this.inWrite || this.probing || (this.open > 0 && this.current.getStore()?.open === true);
+  }
+
+  /**
+   * Runs a synchronous store method for the port. Inside a transaction it is part of it. Outside,
+   * it runs straight on the store if it only reads; one that writes is run again as a
+   * transaction of its own (its first run's writes are not made), so its writes are atomic and
+   * wait for the write lock.
+   */
+  call<T>(fn: () => T): Promise<Awaited<T>> {
+    // Not an async function: reads, the most frequent calls, pay for one promise only.
+    try {
+      if (this.joined) return Promise.resolve(fn()) as Promise<Awaited<T>>;
+      this.probing = true;
+      this.wrote = false;
+      let result: T;
+      try {
+        result = fn();
+      } finally {
+        this.probing = false;
+      }
+      if (!this.wrote) return Promise.resolve(result) as Promise<Awaited<T>>;
+      return this.transactionAsync(async (): Promise<Awaited<T>> => await fn());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
 
   /**
    * Runs a synchronous read-modify-write in one write transaction; resolves once it is committed.
-   * Called from inside another transaction it joins that one (lmdb-js would otherwise queue a
-   * separate one), so services can compose their writes atomically.
+   * Called from inside another transaction it joins that one, so services can compose their
+   * writes atomically.
    */
   transaction<T>(fn: () => T): Promise<T> {
-    if (this.inWrite) return Promise.resolve(fn());
+    if (this.joined) return Promise.resolve(synchronous(fn()));
+    return this.locked(() => this.commit(() => synchronous(this.inside(fn))));
+  }
+
+  /**
+   * Runs an async read-modify-write as one transaction. lmdb-js cannot hold a write transaction
+   * across an await, so the body runs under the process-wide write lock, its reads see the
+   * committed store through its own buffered writes, and one synchronous lmdb transaction applies
+   * them when it returns; a throw discards them. Called from inside a transaction it joins it.
+   */
+  transactionAsync<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.joined) return fn();
+    return this.locked(async () => {
+      const buffer = new TransactionBuffer();
+      this.open++;
+      try {
+        const result = await this.current.run(buffer, fn);
+        buffer.open = false;
+        if (!buffer.empty) await this.commit(() => buffer.apply());
+        return result;
+      } finally {
+        // Work the body left running sees the store directly from now on.
+        buffer.open = false;
+        this.open--;
+      }
+    });
+  }
+
+  /** Blocking variant for the rare callers (start-up, CLI) that must not yield. */
+  transactionSync<T>(fn: () => T): T {
+    if (this.joined) return fn();
+    return this.env.transactionSync(() => this.inside(fn));
+  }
+
+  private locked<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.writeLock.then(fn);
+    this.writeLock = result.then(noop, noop);
+    return result;
+  }
+
+  /** One lmdb write transaction; a commit the disk refuses becomes `storageFull`. */
+  private commit<T>(fn: () => T): Promise<T> {
     return this.env
       .transaction(() => {
-        const result = this.inside(fn);
+        const result = fn();
         // The puts inside return lmdb's shared commit promise, which no one awaits; a failed commit
         // (a full disk) would reject it unhandled and end the process. The failure reaches the
         // caller through this transaction's own promise.
@@ -108,12 +203,6 @@ export class Store {
         for (const name of CACHED) (this.dbs.get(name as SubDatabaseName) as unknown as { cache?: { clear(): void } }).cache?.clear();
         throw failure;
       });
-  }
-
-  /** Blocking variant for the rare callers (start-up, CLI) that must not yield. */
-  transactionSync<T>(fn: () => T): T {
-    if (this.inWrite) return fn();
-    return this.env.transactionSync(() => this.inside(fn));
   }
 
   private inside<T>(fn: () => T): T {
@@ -130,8 +219,16 @@ export class Store {
   }
 }
 
+const noop = () => undefined;
+
+/** A synchronous body's result; a promise would mean awaits that run after the commit, outside it. */
+function synchronous<T>(result: T): T {
+  if (typeof (result as { then?: unknown } | null)?.then === 'function') throw new Error('a synchronous transaction returned a promise: use transactionAsync');
+  return result;
+}
+
 /** The records an index keyed `[parent, id]` lists under `parent`, in id order. */
-export function recordsUnder<V>(index: Database<unknown, [string, string]>, records: Database<V, string>, parent: string): V[] {
+export function recordsUnder<V>(index: KeyValues<unknown, [string, string]>, records: KeyValues<V, string>, parent: string): V[] {
   const out: V[] = [];
   for (const { key } of index.getRange({ start: [parent], end: [parent, '\uffff'] })) {
     const record = records.get(key[1]);

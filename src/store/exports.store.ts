@@ -31,16 +31,25 @@ export function exportFileKey(record: Pick<ExportRecord, 'id' | 'format'>): stri
   return `exports/${record.id}.${record.format}`;
 }
 
+/** Export files under DATA_DIR/exports. */
+export class ExportFiles {
+  constructor(private readonly dataDir: string) {}
+
+  /** Where an export's file lives. */
+  filePath(record: Pick<ExportRecord, 'id' | 'format'>): string {
+    return join(this.dataDir, exportFileKey(record));
+  }
+
+  removeFile(record: ExportRecord): void {
+    rmSync(this.filePath(record), { force: true });
+  }
+}
+
 export class ExportsStore {
   constructor(private readonly store: Store) {}
 
   private get db() {
     return this.store.db<ExportRecord, string>('exports');
-  }
-
-  /** Where an export's file lives. */
-  filePath(record: Pick<ExportRecord, 'id' | 'format'>): string {
-    return join(this.store.dataDir, exportFileKey(record));
   }
 
   get(id: string): ExportRecord | undefined {
@@ -59,9 +68,5 @@ export class ExportsStore {
   /** Call inside a transaction; remove the file once it has committed. */
   remove(record: ExportRecord): void {
     this.db.removeSync(record.id);
-  }
-
-  removeFile(record: ExportRecord): void {
-    rmSync(this.filePath(record), { force: true });
   }
 }

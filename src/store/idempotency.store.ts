@@ -20,8 +20,8 @@ export class IdempotencyStore {
     return this.db.get([scope, key]);
   }
 
-  put(scope: string, key: string, record: IdempotencyRecord): Promise<boolean> {
-    return this.db.put([scope, key], record);
+  put(scope: string, key: string, record: IdempotencyRecord): Promise<void> {
+    return this.store.transaction(() => this.db.putSync([scope, key], record));
   }
 
   /** Removes records made before `cutoff`; returns how many went. */
@@ -29,7 +29,9 @@ export class IdempotencyStore {
     return this.store.transaction(() => {
       let removed = 0;
       for (const { key, value } of this.db.getRange()) {
-        if (value.created_at < cutoff && this.db.removeSync(key)) removed++;
+        if (value.created_at >= cutoff) continue;
+        this.db.removeSync(key);
+        removed++;
       }
       return removed;
     });

@@ -2,6 +2,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Store } from './db';
 
+/** Meta keys of backups' holds on the files (backup.ts places them). */
+export const HOLD_PREFIX = 'backup_hold:';
+
+export interface Hold {
+  until: number;
+  pid: number;
+}
+
 export class MetaStore {
   constructor(private readonly store: Store) {}
 
@@ -22,6 +30,21 @@ export class MetaStore {
     const next = (this.get<number>(name) ?? 0) + 1;
     this.put(name, next);
     return next;
+  }
+
+  /** Every backup's hold on the files, lapsed ones too. */
+  holds() {
+    return this.store.db<Hold, string>('meta').getRange({ start: HOLD_PREFIX, end: `${HOLD_PREFIX}\uffff` });
+  }
+
+  /**
+   * True while a backup is copying the files its snapshot names: nothing may delete one of them.
+   * Ask inside the write transaction that drops the record naming the file.
+   */
+  filesHeld(): boolean {
+    const now = Date.now();
+    for (const { value } of this.holds()) if (value.until > now) return true;
+    return false;
   }
 
   /** The secret that signs cursors; made once, on first use, and kept in the store. */

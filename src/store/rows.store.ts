@@ -144,6 +144,11 @@ export class RowsStore {
     this.rows.putSync([seq, row.id], row);
   }
 
+  /** Writes new rows and their index entries (none for rows of the unmerged tail). Call inside a transaction. */
+  insert(seq: number, rows: Array<{ row: RowRecord; indexed: boolean }>, slots: SlotSpec[]): void {
+    for (const { row, indexed } of rows) this.put(seq, row, slots, undefined, indexed);
+  }
+
   private putEntries(seq: number, row: RowRecord, slots: SlotSpec[], previous?: RowRecord): void {
     for (const { slot, multi } of slots) {
       const next = indexValues(slotValue(row, slot), multi);
@@ -186,6 +191,26 @@ export class RowsStore {
   indexRow(seq: number, rowId: string, slots: SlotSpec[]): void {
     const row = this.get(seq, rowId);
     if (row) this.putEntries(seq, row, slots);
+  }
+
+  /** Every row of a table, in id (= creation) order. */
+  all(seq: number): RowRecord[] {
+    return [...this.scanRows(seq, false)];
+  }
+
+  /**
+   * A row equal to `values` on every slot of `slots` (nulls equal nulls), found through the first
+   * slot's index (complete: writes that match rows merge the tail first).
+   */
+  findEqual(seq: number, slots: number[], values: Record<number, unknown>): RowRecord | undefined {
+    const [first, ...rest] = slots as [number, ...number[]];
+    const bound = { value: indexValue(values[first] ?? null), inclusive: true };
+    const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+    for (const [, id] of this.scanIndex(seq, first, bound, bound)) {
+      const row = this.get(seq, id);
+      if (row && same(row.values[first], values[first]) && rest.every((s) => same(row.values[s], values[s]))) return row;
+    }
+    return undefined;
   }
 
   /**

@@ -127,7 +127,7 @@ test('SIGKILL during bulk loads and during their merge: nothing acknowledged los
   try {
     app.services.merger.resume();
     await app.services.merger.drain();
-    const record = app.services.tables.get('proj_default', table);
+    const record = app.services.tablesStore.get(table)!;
     expect(app.services.rowsStore.mark(record.seq)).toBeUndefined();
     expect(indexProblems(app.services, 'proj_default', table)).toEqual([]);
   } finally {

@@ -301,8 +301,8 @@ describe('tenant isolation matrix', () => {
     const webhook = await app.request('GET', `/v1/organizations/${ORG_A}/webhooks/${a.webhook}`);
     expect(webhook.body).toMatchObject({ url: `https://public.test/${MARKER}`, secret_rotated_at: null, active: true });
     expect((await app.request('GET', `${P}/table-templates/${a.template}`)).body.name).toBe(`Template ${MARKER}`);
-    expect(app.services.accounts.listKeys(ORG_A).find((k) => k.id === a.key)?.revoked_at).toBeNull();
-    expect(app.services.accounts.listKeys(ORG_A).filter((k) => k.name === 'Intruder key')).toEqual([]);
+    expect((await app.services.accounts.listKeys(ORG_A)).find((k) => k.id === a.key)?.revoked_at).toBeNull();
+    expect((await app.services.accounts.listKeys(ORG_A)).filter((k) => k.name === 'Intruder key')).toEqual([]);
     const tables = await app.request('GET', `${P}/tables?limit=100`);
     expect(tables.body.tables.map((t: { name: string }) => t.name)).toEqual([`Table ${MARKER}`]);
   });

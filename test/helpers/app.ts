@@ -52,7 +52,7 @@ export async function startApp(options: { config?: Partial<Config>; clock?: Cloc
   const clock = options.clock ?? systemClock;
   const store = openStore(dataDir);
   const app = createApp({ config, store, clock, network: options.network });
-  bootstrap(store, app.services.meta, app.services.accounts, clock, ADMIN_KEY);
+  await bootstrap(app.services.port, app.services.accounts, clock, ADMIN_KEY);
 
   const request = async (
     method: string,

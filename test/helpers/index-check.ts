@@ -9,7 +9,7 @@ import { indexValues, maintainedThrough, slotValue, type RowsStore } from '../..
 import type { TableRecord } from '../../src/store/tables.store';
 
 export function indexProblems(services: Services, projectId: string, tableId: string): string[] {
-  return storeIndexProblems(services.rowsStore, services.tables.get(projectId, tableId));
+  return storeIndexProblems(services.rowsStore, services.tablesStore.get(tableId)!);
 }
 
 export function storeIndexProblems(store: RowsStore, table: TableRecord): string[] {

@@ -90,7 +90,7 @@ describe('authentication', () => {
     const { secret } = await app.services.accounts.createKey({ organizationId: org.id });
     for (let i = 0; i < 2; i++) expect((await app.request('GET', '/v1/me', { key: secret })).status).toBe(200);
     await app.services.usage.flush();
-    expect(app.services.usage.used(org.id)).toBe(2);
+    expect(await app.services.usage.used(org.id)).toBe(2);
     expect((await app.request('GET', '/v1/me', { key: secret })).status).toBe(200);
     expectError(await app.request('GET', '/v1/me', { key: secret }), 402, 'api_request_limit_exceeded');
     await app.services.accounts.setQuota(org.id, null);

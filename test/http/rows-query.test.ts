@@ -170,7 +170,7 @@ const tableId = () => base.split('/').pop()!;
 
 describe('every filter operator on every column type matches the plain evaluation', () => {
   test('the bulk-loaded rows are in the unmerged tail: LMDB has no index entries for them yet', () => {
-    const table = app.services.tables.get('proj_default', tableId());
+    const table = app.services.tablesStore.get(tableId())!;
     expect(app.services.rowsStore.mark(table.seq)).toBe('');
     expect(app.services.rowsStore.countIndex(table.seq, table.slots.st!, null, null, Infinity)).toBe(0);
     expect(indexProblems(app.services, 'proj_default', tableId())).toEqual([]);
@@ -179,7 +179,7 @@ describe('every filter operator on every column type matches the plain evaluatio
 });
 describe('distinct, counted from the index', () => {
   test('the column cache is not current yet', () => {
-    const table = app.services.tables.get('proj_default', tableId());
+    const table = app.services.tablesStore.get(tableId())!;
     expect(app.services.columnCache.peek(table, [table.slots.st!])).toBeNull();
   });
   distinctCases();
@@ -315,7 +315,7 @@ describe('after the background merge (every row in LMDB\'s index)', () => {
     await app.services.merger.drain();
   });
   test('the mark is gone and the index holds exactly every row', () => {
-    const table = app.services.tables.get('proj_default', tableId());
+    const table = app.services.tablesStore.get(tableId())!;
     expect(app.services.rowsStore.mark(table.seq)).toBeUndefined();
     expect(indexProblems(app.services, 'proj_default', tableId())).toEqual([]);
     expect(app.services.rowsStore.countIndex(table.seq, table.slots.em!, null, null, Infinity)).toBe(rows.length);
@@ -326,7 +326,7 @@ describe('after the background merge (every row in LMDB\'s index)', () => {
 });
 
 describe('the same with the column cache current (walks in its sorted orders, filters by position)', () => {
-  const current = () => app.services.tables.get('proj_default', base.split('/').pop()!);
+  const current = () => app.services.tablesStore.get(base.split('/').pop()!)!;
   beforeAll(async () => {
     // A filtered aggregate over more rows than a candidate fetch loads the column cache.
     expect((await app.request('GET', `${base}/rows/aggregate?aggs=count&filter=num.gt.-1000`)).status).toBe(200);
@@ -501,7 +501,7 @@ describe('walks checked against the column cache', () => {
         .slice(0, 100)
         .map((r) => r.id);
     expect(await page()).toEqual(want());
-    const table = () => app.services.tables.get('proj_default', t.body.id);
+    const table = () => app.services.tablesStore.get(t.body.id)!;
     const slots = () => [table().slots.k!, table().slots.tag!];
     for (let i = 0; i < 100 && !app.services.columnCache.peek(table(), slots()); i++) await Bun.sleep(20);
     expect(app.services.columnCache.peek(table(), slots())).not.toBeNull();
@@ -541,7 +541,7 @@ describe('distinct of long strings', () => {
     const fromIndex = (await app.request('GET', `${url}/columns/s/distinct`)).body.values;
     expect(fromIndex).toEqual(['short', long, 'other']);
     expect((await app.request('GET', `${url}/rows/aggregate?aggs=count&filter=s.is.notnull`)).status).toBe(200);
-    const table = app.services.tables.get('proj_default', t.body.id);
+    const table = app.services.tablesStore.get(t.body.id)!;
     expect(app.services.columnCache.peek(table, [table.slots.s!])).not.toBeNull();
     expect((await app.request('GET', `${url}/columns/s/distinct`)).body.values).toEqual(fromIndex);
   });
@@ -558,7 +558,7 @@ describe('negative zero', () => {
     expect((await app.request('GET', `${url}/rows?order=n.asc`)).body.rows.map((r: Row) => r.id)).toEqual(want);
     expect((await app.request('GET', `${url}/rows?filter=n.eq.0&order=n.asc`)).body.rows.map((r: Row) => r.id)).toEqual(want.slice(1, 5));
     expect((await app.request('GET', `${url}/rows/aggregate?aggs=sum:n`)).body).toEqual({ sum_n: 0 });
-    const table = app.services.tables.get('proj_default', t.body.id);
+    const table = app.services.tablesStore.get(t.body.id)!;
     expect(app.services.columnCache.sorted(table, table.slots.n!)).not.toBeNull();
     expect((await app.request('GET', `${url}/rows?order=n.asc`)).body.rows.map((r: Row) => r.id)).toEqual(want);
   });

@@ -31,7 +31,7 @@ async function tableWith(rows: unknown[], extra: Record<string, unknown> = {}) {
   const id = created.body.id as string;
   const base = `${TABLES}/${id}`;
   if (rows.length) expect((await app.request('POST', `${base}/rows/bulk`, { body: { creates: rows } })).status).toBe(200);
-  return { id, base, seq: () => app.services.tables.get('proj_default', id).seq };
+  return { id, base, seq: () => app.services.tablesStore.get(id)!.seq };
 }
 
 /** Every row a list gives, page by page. */
@@ -222,7 +222,7 @@ describe('the unmerged tail', () => {
     await app.close(true);
     app = await startApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000 } });
     // Slices of 256 rows: the writes below commit while it reads (each commit lets a slice run).
-    const loading = app.services.tails.preload(t.seq(), slotSpecs(app.services.tables.get('proj_default', t.id)), 0);
+    const loading = app.services.tails.preload(t.seq(), slotSpecs(app.services.tablesStore.get(t.id)!), 0);
     // Writes while it reads: updates before and after where it has got to, a delete, new rows.
     for (const k of [0, 3000, 5999]) expect((await app.request('PATCH', `${t.base}/rows/${all[k]!.id}`, { body: { qty: 700 + k } })).status).toBe(200);
     expect((await app.request('DELETE', `${t.base}/rows/${all[10]!.id}`)).status).toBe(200);

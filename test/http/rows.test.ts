@@ -274,7 +274,7 @@ describe('column changes reach the rows', () => {
     const t = await makeTable(INVOICE);
     await app.request('POST', `${t}/rows/bulk`, { body: { creates: [{ amount: 1, vendor: 'A' }, { amount: 2, vendor: 'B' }] } });
     const table = (await app.request('GET', t)).body;
-    const record = app.services.tables.get('proj_default', table.id);
+    const record = app.services.tablesStore.get(table.id)!;
     const vendorSlot = record.slots.vendor!;
     await app.request('DELETE', `${t}/columns/vendor`);
     const rows = (await app.request('GET', `${t}/rows`)).body.rows;
@@ -287,7 +287,7 @@ describe('column changes reach the rows', () => {
     expect(count()).toBe(2);
     expect(await app.services.tables.cleanDroppedSlots()).toBe(2);
     expect(count()).toBe(0);
-    expect(app.services.tables.get('proj_default', table.id).dropped_slots).toEqual([]);
+    expect(app.services.tablesStore.get(table.id)!.dropped_slots).toEqual([]);
   });
 
   test('changing a column type keeps stored values; new writes follow the new type', async () => {
@@ -308,7 +308,7 @@ describe('column changes reach the rows', () => {
       const created = await local.request('POST', TABLES, { body: { name: 'Purged', columns_json: INVOICE } });
       const t = `${TABLES}/${created.body.id}`;
       await local.request('POST', `${t}/rows/bulk`, { body: { creates: [{ amount: 1 }, { amount: 2 }] } });
-      const seq = local.services.tables.get('proj_default', created.body.id).seq;
+      const seq = local.services.tablesStore.get(created.body.id)!.seq;
       await local.request('DELETE', t);
       clock.advance(73 * 3600 * 1000);
       expect(await local.services.tables.purgeDeleted()).toEqual([created.body.id]);

@@ -31,7 +31,7 @@ async function tableWith(count: number) {
   const id = created.body.id as string;
   const base = `${TABLES}/${id}`;
   for (let n = 0; n < count; n += 1000) expect((await app.request('POST', `${base}/rows/bulk`, { body: { creates: load(Math.min(1000, count - n), n) } })).status).toBe(200);
-  const table = () => app.services.tables.get('proj_default', id);
+  const table = () => app.services.tablesStore.get(id)!;
   return { id, base, table };
 }
 

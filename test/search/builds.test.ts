@@ -89,13 +89,13 @@ test('the search index built in the background follows the writes made meanwhile
 });
 
 test('the column cache built in the background follows the writes made meanwhile', async () => {
-  const table = app.services.tables.get('proj_default', tableId);
+  const table = app.services.tablesStore.get(tableId)!;
   expect(app.services.columnCache.peek(table, [table.slots.amount!])).toBeNull();
   const aggregating = app.request('GET', `${base}/rows/aggregate?aggs=sum:amount,count&filter=kind.eq.c`);
   const writes = await writeWhile(() => app.services.builds.size > 0);
   expect(writes).toBeGreaterThan(1);
   expect((await aggregating).status).toBe(200);
-  const current = app.services.tables.get('proj_default', tableId);
+  const current = app.services.tablesStore.get(tableId)!;
   expect(app.services.columnCache.peek(current, [current.slots.amount!])).not.toBeNull();
   const of = (kind: string) => [...live.values()].filter((r) => r.kind === kind);
   for (const kind of ['a', 'c']) {
@@ -112,10 +112,10 @@ test('after a restart, prebuild builds both for every large table in the backgro
   const dataDir = app.dataDir;
   await app.close(true);
   app = await startApp({ dataDir });
-  const table = app.services.tables.get('proj_default', tableId);
+  const table = app.services.tablesStore.get(tableId)!;
   expect(app.services.columnCache.peek(table, [table.slots.amount!])).toBeNull();
   expect(() => app.services.search.search(table, ['zanzibar'])).toThrow();
-  expect(app.services.rows.prebuild()).toBe(1);
+  expect(await app.services.rows.prebuild()).toBe(1);
   while (app.services.builds.size > 0) await Bun.sleep(5);
   expect(app.services.columnCache.peek(table, [table.slots.amount!])).not.toBeNull();
   const want = [...live.values()].filter((r) => words(r).includes('zanzibar')).map((r) => r.id).sort();
@@ -130,7 +130,7 @@ test('a large table that has stopped changing gets its builds from the periodic 
   scheduleMaintenance(scheduler, app.services, testConfig(dataDir, { prebuild: true }));
   try {
     const built = () => {
-      const table = app.services.tables.get('proj_default', tableId);
+      const table = app.services.tablesStore.get(tableId)!;
       return app.services.columnCache.peek(table, [table.slots.amount!]) !== null;
     };
     // First seen, then changed since: nothing is built yet.
@@ -144,7 +144,7 @@ test('a large table that has stopped changing gets its builds from the periodic 
     expect(app.services.builds.size).toBeGreaterThan(0);
     while (app.services.builds.size > 0) await Bun.sleep(5);
     expect(built()).toBe(true);
-    const table = app.services.tables.get('proj_default', tableId);
+    const table = app.services.tablesStore.get(tableId)!;
     const want = [...live.values()].filter((r) => words(r).includes('zanzibar')).map((r) => r.id).sort();
     expect(app.services.search.search(table, ['zanzibar']).ids().sort()).toEqual(want);
   } finally {
@@ -194,7 +194,7 @@ test('a build cut short (the service closing) is not kept, and what waited on it
   app.services.builds.close();
   const [aggregate, search] = await Promise.all([aggregating, searching]);
   expect([aggregate.status, search.status]).toEqual([503, 503]);
-  const table = app.services.tables.get('proj_default', tableId);
+  const table = app.services.tablesStore.get(tableId)!;
   expect(app.services.columnCache.peek(table, [table.slots.amount!])).toBeNull();
   expect(() => app.services.search.search(table, ['freight'])).toThrow();
 });

@@ -49,7 +49,7 @@ const QUERIES = [
 
 /** Row ids MiniSearch itself finds for `q` over the table's rows as they are in the store. */
 function reference(q: string): string[] {
-  const table = app.services.tables.get('proj_default', tableId);
+  const table = app.services.tablesStore.get(tableId)!;
   const slots = table.columns_json.filter(isSearchable).map((c) => table.slots[c.id]!);
   const mini = new MiniSearch<RowRecord>({
     fields: ['text'],
@@ -62,7 +62,7 @@ function reference(q: string): string[] {
 
 /** The ids the index finds for `q`, after checking its `has` on every row and its `size`. */
 async function viaIndex(q: string, tombstones = false): Promise<string[]> {
-  const table = app.services.tables.get('proj_default', tableId);
+  const table = app.services.tablesStore.get(tableId)!;
   await app.services.search.load(table);
   const hits = app.services.search.search(table, queryTerms(q));
   const ids = hits.ids().sort();
@@ -104,7 +104,7 @@ describe('after rewrites and deletes (tombstones, then compaction)', () => {
 });
 
 test('a search of more terms than a byte can count is refused, not answered wrongly', async () => {
-  const table = app.services.tables.get('proj_default', tableId);
+  const table = app.services.tablesStore.get(tableId)!;
   await app.services.search.load(table);
   expect(() => app.services.search.search(table, Array.from({ length: 252 }, (_, i) => `word${i}`))).toThrow('too many search terms');
   // 251 distinct terms still fit (none of these words is in the rows, so nothing matches all).

@@ -3,7 +3,8 @@ import { expect, test } from 'bun:test';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/lib/clock';
-import { backup, FileHold, filesHeld } from '../../src/store/backup';
+import { backup, FileHold } from '../../src/store/backup';
+import { MetaStore } from '../../src/store/meta.store';
 import { openStore } from '../../src/store/db';
 import { startApp, tempDir } from '../helpers/app';
 
@@ -27,15 +28,15 @@ test('expired exports are not purged while a backup holds the files, and are onc
     clock.advance(3_600_001);
 
     const hold = await FileHold.place(app.store);
-    expect(filesHeld(app.store)).toBe(true);
+    expect(new MetaStore(app.store).filesHeld()).toBe(true);
     expect(await app.services.exports.purgeExpired()).toBe(0);
     expect(existsSync(file)).toBe(true);
     await hold.release();
-    expect(filesHeld(app.store)).toBe(false);
+    expect(new MetaStore(app.store).filesHeld()).toBe(false);
 
     // The hold a killed backup left lapses on its own.
     await app.store.transaction(() => app.store.db('meta').putSync('backup_hold:killed', { until: Date.now() - 1, pid: 1 }));
-    expect(filesHeld(app.store)).toBe(false);
+    expect(new MetaStore(app.store).filesHeld()).toBe(false);
     expect(await app.services.exports.purgeExpired()).toBe(1);
     expect(existsSync(file)).toBe(false);
   } finally {
@@ -53,7 +54,7 @@ test('a backup lists the files the store names but DATA_DIR lost, and leaves no 
     expect(manifest.missing).toEqual([{ path: `exports/${id}.csv`, problem: 'missing from DATA_DIR' }]);
     expect(manifest.files.map((f) => f.path)).toEqual(['db/data.mdb']);
     expect(JSON.parse(readFileSync(join(target, 'manifest.json'), 'utf8'))).toEqual(manifest);
-    expect(filesHeld(app.store)).toBe(false);
+    expect(new MetaStore(app.store).filesHeld()).toBe(false);
     expect([...app.store.db('meta').getKeys({ start: 'backup_hold:', end: 'backup_hold:\uffff' })]).toEqual([]);
 
     const copy = openStore(target);

@@ -367,7 +367,7 @@ describe.skipIf(!POSTGRES_BIN)('aggregates and distinct values on PostgreSQL equ
     for (const column of COLUMNS) {
       for (const q of [undefined, 'a', 'ACME', 'é', '1', 'red', 'l', 'STRASSE']) {
         for (const limit of [100, 5]) {
-          const want = app.services.rows.distinct('proj_default', tableId, column.id, limit, q).values;
+          const want = (await app.services.rows.distinct('proj_default', tableId, column.id, limit, q)).values;
           const got = (await run(distinctSql(tableId, column.id, limit, q, fieldSql))).map((r) => r.value);
           expect({ column: column.id, q, limit, got }).toEqual({ column: column.id, q, limit, got: want });
         }
