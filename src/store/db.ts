@@ -129,10 +129,13 @@ export class Store {
       let result: T;
       try {
         result = fn();
+      } catch (error) {
+        // The probe's first write ends its run (see WriteProbe).
+        if (!this.wrote) throw error;
       } finally {
         this.probing = false;
       }
-      if (!this.wrote) return Promise.resolve(result) as Promise<Awaited<T>>;
+      if (!this.wrote) return Promise.resolve(result!) as Promise<Awaited<T>>;
       return this.transactionAsync(async (): Promise<Awaited<T>> => await fn());
     } catch (error) {
       return Promise.reject(error);

@@ -239,7 +239,8 @@ export class BufferedWrites<V = any, K extends Key = Key> implements KeyValues<V
 
 /**
  * A sub-database as a first, trial run of a store method sees it (`Store.call`): reads from the
- * store, writes only noted, since a method that writes is run again in a transaction.
+ * store; the first write ends the run (thrown), since a method that writes is run again in a
+ * transaction, and the rest of a run that would read its own writes back must not go on without them.
  */
 export class WriteProbe<V = any, K extends Key = Key> implements KeyValues<V, K> {
   constructor(
@@ -260,9 +261,11 @@ export class WriteProbe<V = any, K extends Key = Key> implements KeyValues<V, K>
   }
   putSync(): void {
     this.wrote();
+    throw new Error('the store was written during a read-only probe');
   }
   removeSync(): void {
     this.wrote();
+    throw new Error('the store was written during a read-only probe');
   }
 }
 

@@ -140,6 +140,26 @@ test('a repository write outside a transaction is a transaction of its own: atom
   expect(await port.templates.usage('ttmpl_1')).toBe(0);
 });
 
+test('outside a transaction, a store method that reads back its own write stops its trial run at the write and runs again in a transaction', async () => {
+  const store = fresh();
+  let runs = 0;
+  // Without its write the read-back finds nothing: a trial run that went on past the write would throw.
+  const putAndRead = () => {
+    runs++;
+    const meta = store.db('meta');
+    meta.putSync('probe', runs);
+    const back = meta.get('probe');
+    if (back === undefined) throw new Error('own write not read back');
+    return back;
+  };
+  expect(await store.call(putAndRead)).toBe(2);
+  expect(runs).toBe(2);
+  expect(store.db('meta').get('probe')).toBe(2);
+  // A method that only reads runs once, straight on the store.
+  expect(await store.call(() => (runs++, store.db('meta').get('probe')))).toBe(2);
+  expect(runs).toBe(3);
+});
+
 test('a synchronous transaction whose body returns a promise is refused (its awaits would run after the commit)', async () => {
   const store = fresh();
   expect(store.transaction(() => Promise.resolve(1))).rejects.toThrow('use transactionAsync');
