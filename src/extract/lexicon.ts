@@ -5,7 +5,7 @@
  * memoised, because the mapper asks for every header x column pair.
  */
 import type { ColumnType } from '../domain/columns';
-import { CONCEPTS, type ConceptEntry, type Language, type Level } from './lexicon.data';
+import { CONCEPTS, TAX_EXCLUDED_WORDS, TAX_INCLUDED_WORDS, type ConceptEntry, type Language, type Level } from './lexicon.data';
 
 export type { Language, Level } from './lexicon.data';
 
@@ -181,6 +181,47 @@ for (const entry of CONCEPTS) {
   for (const t of entry.weak ?? []) addTerm(entry.id, t, true, null);
 }
 
+for (const w of [...TAX_EXCLUDED_WORDS, ...TAX_INCLUDED_WORDS]) for (const t of normalizeTokens(w)) VOCABULARY.add(t);
+
+/**
+ * Glyphs a recogniser reads for one another (a stroke: i, l, t, 1; a bowl: o, a, e, c, 0; humps: m,
+ * n, u; ...). An unknown word of five letters or more that one such swap turns into exactly one
+ * word of the vocabulary is read as it ("lnclusive", "Roundlng", "Amaunt"): labels of scanned
+ * pages keep their meaning. Shorter words have too many neighbours.
+ */
+const LOOKALIKES = ['il1t', 'oa0', 'mn', 'un', 's5', 'bh6', 'g9', 'z2'];
+const LOOKALIKE_OF = new Map<string, string[]>();
+for (const group of LOOKALIKES) for (const c of group) LOOKALIKE_OF.set(c, [...(LOOKALIKE_OF.get(c) ?? []), ...group.replace(c, '')]);
+const REPAIRED = new Map<string, string>();
+
+function repairToken(word: string): string {
+  if (word.length < 5 || VOCABULARY.has(word) || !/\p{L}/u.test(word)) return word;
+  let repaired = REPAIRED.get(word);
+  if (repaired === undefined) {
+    const found = new Set<string>();
+    // The swapped word as the vocabulary holds it ("inclusive" as "incl").
+    const add = (other: string) => {
+      const tokens = normalizeTokens(other);
+      if (tokens.length === 1 && VOCABULARY.has(tokens[0]!)) found.add(tokens[0]!);
+    };
+    for (let i = 0; i < word.length; i++) {
+      for (const c of LOOKALIKE_OF.get(word[i]!) ?? []) add(word.slice(0, i) + c + word.slice(i + 1));
+      // "rn" read for "m", and the other way round.
+      if (word.startsWith('rn', i)) add(word.slice(0, i) + 'm' + word.slice(i + 2));
+      if (word[i] === 'm') add(word.slice(0, i) + 'rn' + word.slice(i + 1));
+    }
+    repaired = found.size === 1 ? [...found][0]! : word;
+    if (REPAIRED.size >= 50000) REPAIRED.clear();
+    REPAIRED.set(word, repaired);
+  }
+  return repaired;
+}
+
+/** A printed label's tokens, with words misread by a glyph repaired (see LOOKALIKES). */
+export function labelTokens(text: string): string[] {
+  return normalizeTokens(text).map(repairToken);
+}
+
 /** Vocabulary words long enough to be recognised at the end of a compound ("Leistungs|datum"). */
 const COMPOUND_HEADS = [...VOCABULARY].filter((w) => w.length >= 4 && BY_TOKEN.has(w)).sort((a, b) => b.length - a.length);
 
@@ -216,7 +257,7 @@ const MIN_HIT = 0.3;
 const WEAK = 0.7;
 
 function computeConcepts(text: string): ConceptHit[] {
-  const tokens = normalizeTokens(text);
+  const tokens = labelTokens(text);
   if (!tokens.length) return [];
   const best = new Map<string, number>();
   const raise = (concept: string, score: number) => {

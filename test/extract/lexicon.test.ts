@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { conceptLevel, conceptsOf, conceptTypes, labelSimilarity, languageOf, normalizeLabel, topConcept } from '../../src/extract/lexicon';
+import { conceptLevel, conceptsOf, conceptTypes, labelSimilarity, labelTokens, languageOf, normalizeLabel, topConcept } from '../../src/extract/lexicon';
+import { taxQualifier } from '../../src/extract/fields/wants';
 import { CONCEPTS } from '../../src/extract/lexicon.data';
 
 describe('normalisation', () => {
@@ -108,6 +109,23 @@ describe('concepts of labels in eight languages', () => {
   test('nonsense names no concept', () => {
     expect(conceptsOf('zebra crossing')).toEqual([]);
     expect(conceptsOf('')).toEqual([]);
+  });
+});
+
+describe('labels misread by a glyph', () => {
+  test('a word one look-alike glyph from one word of the vocabulary is read as it', () => {
+    expect(labelTokens('Roundlng')).toEqual(['rounding']);
+    expect(labelTokens('Discoumt')).toEqual(['discount']);
+    expect(topConcept('SUB TOIAL')).toBe('subtotal');
+    expect(topConcept('Tatal')).toBe('total');
+    expect(taxQualifier('Total Sales (lnclusive of GST)')).toBe('included');
+  });
+
+  test('short words, known words and words near no vocabulary word stay as printed', () => {
+    expect(labelTokens('Tota')).toEqual(['tota']);
+    expect(labelTokens('Total')).toEqual(['total']);
+    expect(labelTokens('Pillar')).toEqual(['pillar']);
+    expect(conceptsOf('Qwertz')).toEqual([]);
   });
 });
 

@@ -248,6 +248,12 @@ describe('receipt features', () => {
     expect(cands.find((c) => c.value === '20.00')!.features['amount:paid_less_change']).toBeUndefined();
   });
 
+  test('cash and change count in the arithmetic where they stand in a column of figures that are no candidates', () => {
+    const cands = candidatesOf('Total    RM 28.00\nCASH    RM 40.00\nCHANGE    RM 12.00', 'total', RECEIPT_COLUMNS);
+    expect(cands.some((c) => c.value === '40.00')).toBe(false);
+    expect(cands.find((c) => c.value === '28.00')!.features['amount:paid_less_change']).toBe(1);
+  });
+
   test('the tax arithmetic tells the gross from the net of a tax summary', () => {
     const text = ['Sub Total    20.00', 'GST 6%    1.20', 'Total    21.20', 'Tax summary    Amount    Tax', 'SR    20.00    1.20'].join('\n');
     const cands = candidatesOf(text, 'total', RECEIPT_COLUMNS);
@@ -285,6 +291,11 @@ describe('receipt features', () => {
   test("the items' column header above the first item is no label of the total", () => {
     const cands = candidatesOf('Qty    Item    Total\n1    Fried rice    14.95\nTotal    22.50', 'total', RECEIPT_COLUMNS);
     expect(cands.find((c) => c.value === '14.95')!.features['label:items_header']).toBe(1);
+    expect(cands.find((c) => c.value === '22.50')!.features['label:items_header']).toBeUndefined();
+  });
+
+  test('a line of counts under the items is no column header', () => {
+    const cands = candidatesOf('Item    Price\nFried rice    14.95\nItems: 2    Qty: 2\nTotal    22.50', 'total', RECEIPT_COLUMNS);
     expect(cands.find((c) => c.value === '22.50')!.features['label:items_header']).toBeUndefined();
   });
 

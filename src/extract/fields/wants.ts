@@ -1,6 +1,6 @@
 /** What a column asks for (its concept through the lexicon) and how surely a printed label names it. */
 import type { Column } from '../../domain/columns';
-import { conceptsOf, coreTokens, isKindOf, labelSimilarity, normalizeLabel, type ConceptHit } from '../lexicon';
+import { conceptsOf, coreTokens, isKindOf, labelSimilarity, labelTokens, normalizeLabel, type ConceptHit } from '../lexicon';
 import { TAX_EXCLUDED_WORDS, TAX_INCLUDED_WORDS } from '../lexicon.data';
 
 export const AMOUNT_CONCEPTS = new Set(['net_amount', 'tax_amount', 'total', 'amount_due', 'subtotal', 'line_amount']);
@@ -66,7 +66,7 @@ const TAX_INCLUDED = qualifiers(TAX_INCLUDED_WORDS);
 
 /** Whether an amount's label says it is before tax ("excl. VAT") or after ("incl. VAT"), or neither. */
 export function taxQualifier(label: string): 'excluded' | 'included' | null {
-  const words = ` ${normalizeLabel(label)} `;
+  const words = ` ${labelTokens(label).join(' ')} `;
   const excluded = TAX_EXCLUDED.some((w) => words.includes(w));
   const included = TAX_INCLUDED.some((w) => words.includes(w));
   return excluded === included ? null : excluded ? 'excluded' : 'included';

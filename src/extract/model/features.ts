@@ -232,9 +232,12 @@ function dateCandidates(ctx: Context): ModelCandidate[] {
 
 const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
 
-/** Concepts of the columns of an items table: a line naming two of them is the table's header. */
+/**
+ * Concepts of the columns of an items table: a line naming two of them is the table's header,
+ * unless it holds counts of its own ("Items: 3  Qty: 3" under the items is a summary).
+ */
 const ITEM_COLUMNS = new Set(['quantity', 'description', 'unit_price', 'unit', 'item_number', 'position']);
-const itemsHeader = (text: string) => conceptsOf(text).filter((h) => ITEM_COLUMNS.has(h.concept) && h.score >= 0.6).length >= 2;
+const itemsHeader = (text: string) => !/[:=]\s*\d/.test(text) && conceptsOf(text).filter((h) => ITEM_COLUMNS.has(h.concept) && h.score >= 0.6).length >= 2;
 
 function amountCandidates(ctx: Context): ModelCandidate[] {
   const { layout } = ctx;
@@ -243,6 +246,8 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
   const taxed = new Set<ModelCandidate>();
   // Taxes printed with their rate ("GST 6% 1.20", "incl. 19% VAT 1.58").
   const rated: Array<{ candidate: ModelCandidate; rate: number }> = [];
+  // Amounts labelled as money handed over or given back.
+  const payments: Array<{ amount: number; line: number }> = [];
   layout.lines.forEach((line, i) => {
     const amounts = findAmounts(line.text, findDates(line.text, null)).filter((a) => a.money);
     amounts.forEach((a, k) => {
@@ -254,6 +259,10 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
       // A figure in a column of figures under a header is a table's, not a field of the document,
       // unless a label of the column's own stands beside it.
       const inColumn = !!seg && layout.pairs.some((p) => p.seg === seg && p.placement <= 0.5);
+      const hits = conceptsOf(left);
+      const tendered = hits.some((h) => (h.concept === 'tendered' || h.concept === 'amount_paid') && h.score >= 0.6);
+      // Money handed over and change given count in the arithmetic below even where they are no candidates.
+      if (tendered) payments.push({ amount: a.value, line: i });
       if (inColumn && labelMatch(ctx.want, left) < 0.5) return;
       const f: Record<string, number> = {};
       labelFeatures(ctx, f, left, above);
@@ -279,9 +288,8 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
       if (f['label:above'] && [i - 1, i - 2].some((j) => j >= 0 && itemsHeader(layout.lines[j]!.text) && layout.lines[j]!.text.includes(above))) f['label:items_header'] = 1;
       const tax = taxQualifier(left);
       if (tax) f[`label:tax_${tax}`] = 1;
-      const hits = conceptsOf(left);
       if (hits.some((h) => h.concept === 'quantity' && h.score >= 0.6)) f['label:quantity'] = 1;
-      if (hits.some((h) => (h.concept === 'tendered' || h.concept === 'amount_paid') && h.score >= 0.6)) f['label:tendered'] = 1;
+      if (tendered) f['label:tendered'] = 1;
       const candidate = { value: a.raw, amount: a.value, line: i, features: f };
       if (a.value > 0 && !tax && hits[0]?.concept === 'tax_amount' && hits[0].score >= 0.6) taxed.add(candidate);
       const rate = RATE.exec(line.text.slice(0, a.start));
@@ -308,10 +316,9 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
     c.features['amount:part_of_sum'] = part;
   }
   // A till receipt's payment: the money handed over less the change given back is the total.
-  const tendered = out.filter((c) => c.features['label:tendered']);
   for (const c of out) {
     if (c.features['label:tendered']) continue;
-    const paid = tendered.some((a) => tendered.some((b) => b !== a && b.line > a.line && a.amount! > b.amount! && close(a.amount! - b.amount!, c.amount!)));
+    const paid = payments.some((a) => payments.some((b) => b.line > a.line && a.amount > b.amount && close(a.amount - b.amount, c.amount!)));
     if (paid) c.features['amount:paid_less_change'] = 1;
   }
   taxArithmetic(out, taxed, layout);
