@@ -39,10 +39,12 @@ afterAll(async () => {
 const ids = (migrations: Migration[]) => migrations.map((m) => m.id);
 
 describe.skipIf(!POSTGRES_BIN)('migrate', () => {
+  // Ids after the code's own migrations, as the next ones would be.
+  const next = Math.max(...ids(MIGRATIONS)) + 1;
   const extra: Migration[] = [
     // Not idempotent on purpose: applied twice, it fails, and the row count tells.
-    { id: 2, name: 'a counted table', sql: 'CREATE TABLE extra (n integer); INSERT INTO extra VALUES (1);' },
-    { id: 3, name: 'another table', sql: 'CREATE TABLE more (n integer);' },
+    { id: next, name: 'a counted table', sql: 'CREATE TABLE extra (n integer); INSERT INTO extra VALUES (1);' },
+    { id: next + 1, name: 'another table', sql: 'CREATE TABLE more (n integer);' },
   ];
 
   test('applies each migration once and records it; a second run applies nothing', async () => {
@@ -54,7 +56,7 @@ describe.skipIf(!POSTGRES_BIN)('migrate', () => {
     expect(history.map((h) => [h.id, h.name, h.checksum])).toEqual(MIGRATIONS.map((m) => [m.id, m.name, checksumOf(m.sql)]));
     expect(history.every((h) => h.applied_at instanceof Date)).toBe(true);
     expect(await migrate(sql)).toEqual([]);
-    expect(ids(await migrate(sql, [...MIGRATIONS, ...extra]))).toEqual([2, 3]);
+    expect(ids(await migrate(sql, [...MIGRATIONS, ...extra]))).toEqual([next, next + 1]);
     expect(await migrate(sql, [...MIGRATIONS, ...extra])).toEqual([]);
     expect((await sql.unsafe('SELECT count(*)::int AS n FROM extra'))[0].n).toBe(1);
   });
@@ -64,7 +66,7 @@ describe.skipIf(!POSTGRES_BIN)('migrate', () => {
     const nodes = [client(name), client(name), client(name)];
     await Promise.all(nodes.map((sql) => sql.unsafe('SELECT 1')));
     const applied = await Promise.all(nodes.map((sql) => migrate(sql, [...MIGRATIONS, ...extra])));
-    expect(applied.flatMap(ids).sort()).toEqual([...ids(MIGRATIONS), 2, 3]);
+    expect(applied.flatMap(ids).sort((a, b) => a - b)).toEqual([...ids(MIGRATIONS), next, next + 1]);
     const sql = nodes[0]!;
     expect((await sql.unsafe('SELECT count(*)::int AS n FROM schema_migrations'))[0].n).toBe(MIGRATIONS.length + 2);
     expect((await sql.unsafe('SELECT count(*)::int AS n FROM extra'))[0].n).toBe(1);
@@ -74,12 +76,12 @@ describe.skipIf(!POSTGRES_BIN)('migrate', () => {
     const sql = client(await freshDatabase());
     await migrate(sql, [...MIGRATIONS, extra[0]!]);
     const changed = { ...extra[0]!, sql: extra[0]!.sql.replace('VALUES (1)', 'VALUES (2)') };
-    await expect(migrate(sql, [...MIGRATIONS, changed, extra[1]!])).rejects.toThrow(/migration 2 \(a counted table\) was applied with other SQL/);
-    // Unchanged, it would have gone on to migration 3.
+    await expect(migrate(sql, [...MIGRATIONS, changed, extra[1]!])).rejects.toThrow(new RegExp(`migration ${next} \\(a counted table\\) was applied with other SQL`));
+    // Unchanged, it would have gone on to the next migration.
     expect((await sql.unsafe(`SELECT to_regclass('more') IS NULL AS absent`))[0].absent).toBe(true);
     // A database migrated by a newer version is refused too.
-    await expect(migrate(sql, MIGRATIONS)).rejects.toThrow(/migration 2 .* unknown to this version/);
-    expect(ids(await migrate(sql, [...MIGRATIONS, ...extra]))).toEqual([3]);
+    await expect(migrate(sql, MIGRATIONS)).rejects.toThrow(new RegExp(`migration ${next} .* unknown to this version`));
+    expect(ids(await migrate(sql, [...MIGRATIONS, ...extra]))).toEqual([next + 1]);
   });
 });
 

@@ -7,7 +7,8 @@
  */
 import type { SQL } from 'bun';
 import { createHash } from 'node:crypto';
-import { ROWS_SCHEMA } from './schema';
+import { RECORDS_SCHEMA } from './records.schema';
+import { ROWS_SCHEMA, ROWS_VALUES_CHECK } from './schema';
 
 export interface Migration {
   id: number;
@@ -42,7 +43,11 @@ CREATE TABLE jobs (
 CREATE INDEX jobs_due ON jobs (run_at) WHERE state IN ('queued', 'running');
 `;
 
-export const MIGRATIONS: Migration[] = [{ id: 1, name: 'rows and jobs', sql: ROWS_SCHEMA + JOBS_TABLE }];
+export const MIGRATIONS: Migration[] = [
+  { id: 1, name: 'rows and jobs', sql: ROWS_SCHEMA + JOBS_TABLE },
+  { id: 2, name: 'records of the store port', sql: RECORDS_SCHEMA },
+  { id: 3, name: 'list values may hold nulls', sql: ROWS_VALUES_CHECK },
+];
 
 /** Any constant shared by all nodes; it only has to differ from other advisory locks of the database. */
 const MIGRATE_LOCK = 2_028_001;

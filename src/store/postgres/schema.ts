@@ -1,7 +1,9 @@
 /**
  * The rows table the SQL of `sql.ts` runs on, for the migration runner. Column values live in one
- * JSONB object by column id (not by slot: a removed column's key is dropped with it); `search` is
- * the row's words as the in-memory search index tokenizes them (see `searchVectorSql`).
+ * JSONB object keyed by the column's slot, as on LMDB (a re-added column gets a new slot, so a
+ * removed column's values never come back; the list SQL reads a column through its slot,
+ * `rowsFieldSql`); `search` is the row's words as the in-memory search index tokenizes them (see
+ * `searchVectorSql`).
  *
  * A migration's SQL never changes once applied (migrate.ts checks its checksum), so the review
  * threshold is written out here rather than taken from REVIEW_BELOW: a later change of that constant
@@ -28,4 +30,15 @@ CREATE TABLE IF NOT EXISTS rows (
 CREATE INDEX IF NOT EXISTS rows_search ON rows USING gin (search);
 CREATE INDEX IF NOT EXISTS rows_created ON rows (table_id, created_at, id);
 CREATE INDEX IF NOT EXISTS rows_values ON rows USING gin ("values" jsonb_path_ops);
+`;
+
+/**
+ * The rows table's check of its values, mended: in lax mode (the default) a path unwraps arrays,
+ * so a list value holding a null (`["a", null]`, which a list column accepts) was refused as if it
+ * were an empty value. Strict mode looks at the top-level values only.
+ */
+export const ROWS_VALUES_CHECK = `
+ALTER TABLE rows DROP CONSTRAINT rows_values_object;
+ALTER TABLE rows ADD CONSTRAINT rows_values_object
+  CHECK (jsonb_typeof("values") = 'object' AND NOT jsonb_path_exists("values", 'strict $.* ? (@ == null)'));
 `;

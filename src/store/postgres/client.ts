@@ -1,0 +1,160 @@
+/**
+ * Statements and transactions of the PostgreSQL port. A transaction is `sql.begin` at SERIALIZABLE:
+ * PostgreSQL then aborts one of two transactions whose reads and writes could not have run one
+ * after the other (SQLSTATE 40001; a deadlock is 40P01), and the body runs again from the start,
+ * a few times, after a short random wait. This is the LMDB write lock's meaning (all or nothing,
+ * no lost update) without the lock.
+ *
+ * The open transaction is found through `AsyncLocalStorage`, as `Store.db` finds LMDB's, so one
+ * repository object serves inside and outside a transaction, and a transaction started inside
+ * another joins it. Outside a transaction a read is one statement on the pool, and a write is a
+ * SERIALIZABLE transaction of its own (serializability holds only among serializable
+ * transactions, so a write in autocommit could slip past one).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SQL } from 'bun';
+import { isSearchable } from '../../domain/columns';
+import { ApiError } from '../../lib/errors';
+import type { TableRecord } from '../tables.store';
+
+/** A table as the rows repository needs it: where its rows are, and which slots are searched. */
+export interface TableOfSeq {
+  id: string;
+  projectId: string;
+  searched: number[];
+}
+
+interface Context {
+  sql: SQL;
+  /** False once the body has returned: work it left running no longer joins the transaction. */
+  open: boolean;
+  /** A statement of this try failed on a conflict; the body may have caught it, the try is lost anyway. */
+  conflict: boolean;
+  /** Tables by seq read in this transaction, dropped on every table write. */
+  tables: Map<number, TableOfSeq | undefined>;
+}
+
+/** Tries of a transaction that conflicts before it gives up with a 503. */
+export const ATTEMPTS = 8;
+const RETRY_CODES = new Set(['40001', '40P01']);
+/** Server states that mean the database cannot serve now: connection, resources, shutdown. */
+const UNAVAILABLE_CLASSES = ['08', '53', '57P'];
+/** Bun's own codes for a connection that could not be made or was lost. */
+const UNAVAILABLE_CODES = new Set(['ERR_POSTGRES_CONNECTION_CLOSED', 'ERR_POSTGRES_CONNECTION_REFUSED', 'ERR_POSTGRES_CONNECTION_TIMEOUT', 'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT']);
+
+const sqlState = (error: unknown): string | undefined => {
+  const errno = (error as { errno?: unknown } | null)?.errno;
+  return typeof errno === 'string' ? errno : undefined;
+};
+
+const isConflict = (error: unknown): boolean => RETRY_CODES.has(sqlState(error) ?? '');
+
+function isUnavailable(error: unknown): boolean {
+  const state = sqlState(error);
+  if (state !== undefined) return UNAVAILABLE_CLASSES.some((c) => state.startsWith(c));
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNAVAILABLE_CODES.has(code);
+}
+
+/**
+ * The answer when the database cannot be reached: a passing condition, as a full disk is on LMDB.
+ * The driver's error stays on `cause`, for the log; its text may name hosts the client has no
+ * business knowing.
+ */
+function databaseUnavailable(cause?: unknown): ApiError {
+  const error = new ApiError(503, 'service_unavailable', 'The server could not reach its database; nothing of this request was kept, retry later', {}, { 'Retry-After': '5' });
+  return Object.assign(error, { cause });
+}
+
+/** The answer when a transaction conflicted with others on every try. */
+function databaseBusy(): ApiError {
+  return new ApiError(503, 'service_unavailable', 'Other requests kept changing the same records at once; nothing of this request was kept, retry', {}, { 'Retry-After': '1' });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A random wait before try `attempt + 1`, longer each time, so that conflicting transactions spread out. */
+const backoff = (attempt: number) => Math.random() * Math.min(250, 5 * 2 ** attempt);
+
+export class PgClient {
+  private readonly current = new AsyncLocalStorage<Context>();
+
+  constructor(readonly sql: SQL) {}
+
+  private get context(): Context | undefined {
+    const context = this.current.getStore();
+    return context?.open ? context : undefined;
+  }
+
+  /** One statement: in the open transaction, else on the pool. Values travel as `$n` parameters only. */
+  async query<T = Record<string, any>>(text: string, params: unknown[] = []): Promise<T[]> {
+    const context = this.context;
+    if (context) {
+      try {
+        return [...(await context.sql.unsafe(text, params))] as T[];
+      } catch (error) {
+        if (isConflict(error)) context.conflict = true;
+        throw error;
+      }
+    }
+    try {
+      return [...(await this.sql.unsafe(text, params))] as T[];
+    } catch (error) {
+      if (isUnavailable(error)) throw databaseUnavailable(error);
+      throw error;
+    }
+  }
+
+  /** Runs a repository method's writes: in the open transaction, else as a transaction of their own. */
+  write<T>(fn: () => Promise<T>): Promise<T> {
+    return this.context ? fn() : this.transaction(fn);
+  }
+
+  /** Runs `fn` as one SERIALIZABLE transaction, tried again on conflicts; inside a transaction it joins it. */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.context) return fn();
+    for (let attempt = 1; ; attempt++) {
+      let context: Context | undefined;
+      try {
+        return (await this.sql.begin('isolation level serializable', (tx) => {
+          context = { sql: tx, open: true, conflict: false, tables: new Map() };
+          return this.current.run(context, async () => {
+            try {
+              const result = await fn();
+              // PostgreSQL has aborted this try, whatever the body made of the failure it caught.
+              if (context!.conflict) throw new Error('the transaction body went on after a serialization failure');
+              return result;
+            } finally {
+              context!.open = false;
+            }
+          });
+        })) as T;
+      } catch (error) {
+        // A conflict the body caught dooms the try too: what failed after it says nothing new.
+        const conflict = isConflict(error) || context?.conflict === true;
+        if (conflict && attempt < ATTEMPTS) {
+          await sleep(backoff(attempt));
+          continue;
+        }
+        if (conflict) throw databaseBusy();
+        if (isUnavailable(error)) throw databaseUnavailable(error);
+        throw error;
+      }
+    }
+  }
+
+  /** The table with this seq, read once per transaction (outside one, every time). */
+  async tableOfSeq(seq: number): Promise<TableOfSeq | undefined> {
+    const context = this.context;
+    if (context?.tables.has(seq)) return context.tables.get(seq);
+    const [row] = await this.query<{ record: TableRecord }>('SELECT record FROM tables WHERE seq = $1', [seq]);
+    const table = row && { id: row.record.id, projectId: row.record.project_id, searched: row.record.columns_json.filter(isSearchable).map((c) => row.record.slots[c.id]!) };
+    context?.tables.set(seq, table);
+    return table;
+  }
+
+  /** Called by every table write: the rows repository must not go on with a table's old columns. */
+  tablesChanged(): void {
+    this.context?.tables.clear();
+  }
+}
