@@ -105,7 +105,8 @@ export function ambiguousDate(input: unknown): boolean {
  * "15 de marzo de 2024", "1 maja 2024", "2 févr. 2024", "March 5, 2024"; [year, month, day].
  */
 function monthNameDate(input: string): [number, number, number] | null {
-  const s = input.toLowerCase().replace(/\b(de|del|di|den|le|the|of)\b/gu, ' ').replace(/[,.]/g, ' ').replace(/\s+/g, ' ').trim();
+  // Dashes and slashes between the parts as printed by tills ("05- Jan-2017", "15/Apr/2017").
+  const s = input.toLowerCase().replace(/\b(de|del|di|den|le|the|of)\b/gu, ' ').replace(/[,./-]/g, ' ').replace(/\s+/g, ' ').trim();
   const month = (name: string) => MONTH_BY_NAME.get(fold(name));
   const dayFirst = /^(\d{1,2}) (\p{L}+) (\d{4})$/u.exec(s);
   if (dayFirst && month(dayFirst[2]!)) return [+dayFirst[3]!, month(dayFirst[2]!)!, +dayFirst[1]!];
@@ -160,8 +161,9 @@ const DATE_PATTERNS: Array<{ re: RegExp; kind: 'iso' | 'numeric' | 'dmy' | 'mdy'
   { re: /(?<![\d.])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d])/g, kind: 'iso' },
   { re: /(?<![\d.\/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[./-]\d)/g, kind: 'numeric' },
   // "12. März 2024", "15 de marzo de 2024", and as tills and logs print them: "24-Mar-2018",
-  // "24 Mar-18", "15/Apr/2017", "14May/2017" (a separator lost).
-  { re: new RegExp(`(?<![\\p{L}\\d/])(\\d{1,2})(?:\\.?\\s*|-|/)(?:de\\s+)?(${MONTH_ALT})(?!\\p{L})\\.?(?:,?\\s*|\\s?-\\s?|/)(?:de\\s+)?(\\d{4}|(?<=[-/])\\d{2})(?!\\d)`, 'gu'), kind: 'dmy' },
+  // "24 Mar-18", "15/Apr/2017", "14May/2017" (a separator lost), "05- Jan-2017" (a space read
+  // beside a dash), "15 Jun 18 08:34" (a two-digit year only before a time of day).
+  { re: new RegExp(`(?<![\\p{L}\\d/])(\\d{1,2})(?:\\.?\\s*|\\s?-\\s?|/)(?:de\\s+)?(${MONTH_ALT})(?!\\p{L})\\.?(?:,?\\s*|\\s?-\\s?|/)(?:de\\s+)?(\\d{4}|(?<=[-/])\\d{2}|(?<=\\s)\\d{2}(?=\\s+\\d{1,2}:\\d{2}))(?!\\d)`, 'gu'), kind: 'dmy' },
   { re: new RegExp(`(?<![\\p{L}])(${MONTH_ALT})(?!\\p{L})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`, 'gu'), kind: 'mdy' },
 ];
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import type { Column } from '../../src/domain/columns';
-import { findDates, localeDayOrder } from '../../src/extract/dates';
+import { findDates, localeDayOrder, parseHumanDate } from '../../src/extract/dates';
 import { linesFromText, ruleFields } from '../../src/extract/fields';
 
 describe('localeDayOrder', () => {
@@ -34,8 +34,18 @@ describe('findDates', () => {
     expect(findDates('REF 4/12/May/2017', null).map((d) => d.iso)).toEqual([]);
   });
 
-  test('a two-digit number after a month name without a hyphen is no year', () => {
+  test('a two-digit number after a month name without a hyphen is no year, but before a time of day it is', () => {
     expect(findDates('Ref 12 May 18 x', null)).toEqual([]);
+    expect(findDates('Ref 12 May 18 14 pcs', null)).toEqual([]);
+    expect(findDates('CLOSED 15 Jun 18 09:08:37 PM', null).map((d) => d.iso)).toEqual(['2018-06-15']);
+  });
+
+  test('a space read beside the dash of a month-name date', () => {
+    expect(findDates('05- Jan-2017 03:17:50 PM', null).map((d) => d.iso)).toEqual(['2017-01-05']);
+    expect(findDates('05 -Jan- 2017', null).map((d) => d.iso)).toEqual(['2017-01-05']);
+    // The value found is read back as that date.
+    expect(parseHumanDate('05- Jan-2017', false)).toEqual({ value: '2017-01-05' });
+    expect(parseHumanDate('15/Apr/2017', false)).toEqual({ value: '2017-04-15' });
   });
 });
 
