@@ -31,7 +31,7 @@ import { AccountsService } from './services/accounts.service';
 import { ColumnsService } from './services/columns.service';
 import { RowIndex } from './services/row-index';
 import { RowsQuery } from './services/rows.query';
-import { RowsService } from './services/rows.service';
+import { RowsService, type RowCaches, type RowsQueryEngine } from './services/rows.service';
 import { IdempotencyService } from './services/idempotency.service';
 import { RateLimiter } from './services/ratelimit.service';
 import { TablesService } from './services/tables.service';
@@ -43,7 +43,13 @@ import { ExtractService } from './services/extract.service';
 import { ExportsService } from './services/exports.service';
 import { SuggestService } from './services/suggest.service';
 import { TemplatesService } from './services/templates.service';
+import type { SQL } from 'bun';
 import type { Store } from './store/db';
+import type { StorePort } from './store/port';
+import { PgClient } from './store/postgres/client';
+import { postgresPort } from './store/postgres/port';
+import { serverSecret } from './store/postgres/secret';
+import { PgRowsQuery } from './services/rows.query.postgres';
 import { lmdbPort } from './store/lmdb.port';
 import { MetaStore } from './store/meta.store';
 import { RowsStore } from './store/rows.store';
@@ -76,11 +82,10 @@ export interface NetworkDeps {
   random?: () => number;
 }
 
+/** The LMDB store's services: the port over `store`, and its list engine with its in-process caches. */
 export function createServices(store: Store, config: Config, clock: Clock, log: Logger, network: NetworkDeps = {}) {
   const port = lmdbPort(store);
-  const meta = new MetaStore(store);
-  const accounts = new AccountsService(port, clock);
-  const cursors = new CursorCodec(meta.serverSecret());
+  const cursors = new CursorCodec(new MetaStore(store).serverSecret());
   const tablesStore = new TablesStore(store);
   const rowsStore = new RowsStore(store);
   const foreground = new Foreground(config.backgroundYieldMs);
@@ -88,37 +93,58 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const current = (id: string) => tablesStore.get(id);
   const columnCache = new ColumnCache(rowsStore, builds, current);
   const search = new SearchIndexes(rowsStore, builds, current, (tableId, id) => columnCache.idString(tableId, id));
-  const tables = new TablesService(port, clock, cursors, search, columnCache);
   const tails = new IndexTails(rowsStore);
   const merger = new IndexMerger(store, rowsStore, tablesStore, tails, log, config.indexMergeIdleMs, config.indexMergeRunRows, config.indexTailMaxRows, config.indexMergeSliceMs, foreground, builds);
   const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache, new RowIndex(rowsStore, tails));
+  const core = coreServices({ port, cursors, query: rowsQuery, caches: { search, columns: columnCache, tails, merger }, foreground, dataDir: store.dataDir }, config, clock, log, network);
+  return { ...core, merger, tails, tablesStore, builds, search, columnCache, rowsStore };
+}
+
+/**
+ * The PostgreSQL store's services: the port over the pool (migrated already), and the list engine
+ * over SQL. The database keeps its own indexes, so there are no caches, tails or index merge.
+ */
+export async function createPostgresServices(sql: SQL, config: Config, clock: Clock, log: Logger, network: NetworkDeps = {}) {
+  const port = postgresPort(sql);
+  const cursors = new CursorCodec(await serverSecret(port));
+  const query = new PgRowsQuery(new PgClient(sql), cursors);
+  return coreServices({ port, cursors, query, caches: null, foreground: new Foreground(config.backgroundYieldMs), dataDir: config.dataDir }, config, clock, log, network);
+}
+
+/** What a store gives the services. */
+interface StoreParts {
+  port: StorePort;
+  cursors: CursorCodec;
+  query: RowsQueryEngine;
+  caches: RowCaches | null;
+  foreground: Foreground;
+  /** Where uploaded and exported files are kept. */
+  dataDir: string;
+}
+
+function coreServices({ port, cursors, query, caches, foreground, dataDir }: StoreParts, config: Config, clock: Clock, log: Logger, network: NetworkDeps) {
+  const accounts = new AccountsService(port, clock);
+  const tables = new TablesService(port, clock, cursors, caches);
   const outbound = new Outbound(config.outboundPolicy, network.resolver ?? systemResolver, config.webhookCa, `rowsmith/${VERSION}`);
   const sender = new WebhookSender(outbound, clock, config.webhookTimeoutMs);
   const webhooks = new WebhooksService(port, clock, cursors, outbound, sender, config, network.random);
-  const files = new FilesStore(store.dataDir);
-  const rows = new RowsService(port, tables, rowsQuery, search, columnCache, clock, tails, merger);
+  const files = new FilesStore(dataDir);
+  const rows = new RowsService(port, tables, query, clock, caches);
   const batches = new BatchesService(port, files, tables, cursors, clock);
   const examples = new ExamplesService(port, files, tables, cursors, clock, config, batches);
   rows.onReview(examples);
   return {
     port,
     foreground,
-    merger,
-    tails,
-    tablesStore,
     accounts,
     tables,
-    builds,
-    search,
-    columnCache,
-    rowsStore,
     columns: new ColumnsService(tables),
     rows,
     batches,
     keys: new KeysService(accounts, cursors),
     extract: new ExtractService(port, files, tables, rows, webhooks, outbound, clock, config, log, (tableId) => examples.layoutsFor(tableId)),
     examples,
-    exports: new ExportsService(port, new ExportFiles(store.dataDir), tables, rows, clock, log, config.exportTtlMs),
+    exports: new ExportsService(port, new ExportFiles(dataDir), tables, rows, clock, log, config.exportTtlMs),
     suggest: new SuggestService(config),
     templates: new TemplatesService(port, tables, cursors, clock),
     rateLimiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock),
@@ -131,10 +157,22 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
 }
 
 export type Services = ReturnType<typeof createServices>;
+/** The services both stores have. */
+export type CoreServices = ReturnType<typeof coreServices>;
 
+/** The service on LMDB. */
 export function createApp(deps: AppDeps) {
   const log = deps.log ?? createLogger(deps.config.logRequests);
-  const services = createServices(deps.store, deps.config, deps.clock, log, deps.network);
+  return assemble(createServices(deps.store, deps.config, deps.clock, log, deps.network), deps, log);
+}
+
+/** The service on PostgreSQL: `sql` is a pool on a database that `migrate` has brought up to date. */
+export async function createPostgresApp(deps: Omit<AppDeps, 'store'> & { sql: SQL }) {
+  const log = deps.log ?? createLogger(deps.config.logRequests);
+  return assemble(await createPostgresServices(deps.sql, deps.config, deps.clock, log, deps.network), deps, log);
+}
+
+function assemble<S extends CoreServices>(services: S, deps: Omit<AppDeps, 'store'>, log: Logger) {
   const auth = authPlugin(services);
 
   let elysia: AnyElysia;
@@ -182,3 +220,4 @@ export function createApp(deps: AppDeps) {
 }
 
 export type App = ReturnType<typeof createApp>;
+export type PostgresApp = Awaited<ReturnType<typeof createPostgresApp>>;

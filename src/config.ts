@@ -8,6 +8,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Where records and rows live: LMDB under `dataDir`, or a PostgreSQL database that several nodes share. */
+  store: StoreConfig;
   bootstrapKey: string | null;
   /** Largest JSON request body, in bytes. */
   maxBodyBytes: number;
@@ -65,6 +67,8 @@ export interface Config {
   /** OCR languages (installed `@tesseract.js-data/*` packages), worker threads and time per page. */
   ocr: { languages: string[]; workers: number; pageTimeoutMs: number; engine: OcrEngine };
 }
+
+export type StoreConfig = { kind: 'lmdb' } | { kind: 'postgres'; databaseUrl: string };
 
 export class ConfigError extends Error {}
 
@@ -159,6 +163,16 @@ function dateOrder(env: Env): Config['dateOrder'] {
   return value;
 }
 
+function storeConfig(env: Env): StoreConfig {
+  const kind = (env.ROWSMITH_STORE ?? '').trim().toLowerCase() || 'lmdb';
+  const databaseUrl = env.ROWSMITH_DATABASE_URL?.trim();
+  if (kind === 'lmdb') return { kind };
+  if (kind !== 'postgres') throw new ConfigError(`ROWSMITH_STORE must be lmdb or postgres, got "${env.ROWSMITH_STORE}"`);
+  if (!databaseUrl) throw new ConfigError('ROWSMITH_DATABASE_URL must name the database when ROWSMITH_STORE is postgres (postgres://user:password@host:5432/rowsmith)');
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('ROWSMITH_DATABASE_URL must be a postgres:// URL');
+  return { kind, databaseUrl };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const bootstrapKey = env.ROWSMITH_BOOTSTRAP_KEY?.trim() || null;
   if (bootstrapKey !== null && !/^[\x21-\x7e]{16,256}$/.test(bootstrapKey)) {
@@ -169,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: int(env, 'PORT', 3000, 0, 65535),
     host,
     dataDir: resolve(env.DATA_DIR?.trim() || './data'),
+    store: storeConfig(env),
     bootstrapKey,
     maxBodyBytes: int(env, 'ROWSMITH_MAX_BODY_BYTES', 10 * MiB, 1024, 1024 * MiB),
     maxUploadBytes: int(env, 'ROWSMITH_MAX_UPLOAD_BYTES', 100 * MiB, 1024, 4096 * MiB),

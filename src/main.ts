@@ -1,5 +1,6 @@
-/** Boots rowsmith: config, listen (503 until ready), store, bootstrap, app, jobs, graceful shutdown. */
-import { createApp } from './app';
+/** Boots rowsmith: config, listen (503 until ready), store (LMDB or PostgreSQL, migrated), bootstrap, app, jobs, graceful shutdown. */
+import { SQL } from 'bun';
+import { createApp, createPostgresApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { closeOcr, configureOcr } from './extract/ocr';
 import { Gateway } from './http/gateway';
@@ -7,10 +8,9 @@ import { scheduleMaintenance } from './jobs/maintenance';
 import { Scheduler } from './jobs/scheduler';
 import { systemClock } from './lib/clock';
 import { createLogger } from './lib/log';
-import { AccountsService } from './services/accounts.service';
 import { bootstrap } from './services/bootstrap.service';
 import { openStore } from './store/db';
-import { lmdbPort } from './store/lmdb.port';
+import { migrate } from './store/postgres/migrate';
 
 let config: Config;
 try {
@@ -35,9 +35,28 @@ const server = Bun.serve({
   fetch: gateway.fetch,
 });
 
-const store = openStore(config.dataDir);
-const port = lmdbPort(store);
-const boot = await bootstrap(port, new AccountsService(port, clock), clock, config.bootstrapKey);
+/** The store the configuration names, its app, and what stops it. */
+async function open() {
+  if (config.store.kind === 'lmdb') {
+    const store = openStore(config.dataDir);
+    const app = createApp({ config, store, clock, log, gateway });
+    return { app, merger: app.services.merger, builds: app.services.builds, close: () => store.close(), where: `data in ${config.dataDir}` };
+  }
+  const sql = new SQL(config.store.databaseUrl);
+  try {
+    await migrate(sql);
+  } catch (error) {
+    // The URL may hold a password: the message names the failure, not the URL.
+    console.error(`rowsmith: the database of ROWSMITH_DATABASE_URL cannot be used: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  const app = await createPostgresApp({ config, sql, clock, log, gateway });
+  return { app, merger: null, builds: null, close: () => sql.close(), where: 'data in PostgreSQL' };
+}
+
+const { app, merger, builds, close, where } = await open();
+const port = app.services.port;
+const boot = await bootstrap(port, app.services.accounts, clock, config.bootstrapKey);
 if (boot.created) {
   console.log(
     boot.keyFromEnv
@@ -47,7 +66,6 @@ if (boot.created) {
 }
 
 configureOcr(config.ocr);
-const app = createApp({ config, store, clock, log, gateway });
 const scheduler = new Scheduler(log);
 scheduleMaintenance(scheduler, app.services, config);
 app.services.dispatcher.start();
@@ -56,9 +74,9 @@ const interruptedExports = await app.services.exports.recoverInterrupted();
 if (interrupted + interruptedExports) {
   console.log(`rowsmith: marked ${interrupted} batch(es) and ${interruptedExports} export(s) left unfinished by the last run as failed`);
 }
-// Tails a crash or stop left unmerged are merged in the background.
-app.services.merger.resume();
-console.log(`rowsmith: listening on http://${config.host}:${server.port} (data in ${config.dataDir})`);
+// Tails a crash or stop left unmerged are merged in the background (LMDB's bulk loads).
+merger?.resume();
+console.log(`rowsmith: listening on http://${config.host}:${server.port} (${where})`);
 if (config.prebuild) {
   const large = await app.services.rows.prebuild();
   if (large) console.log(`rowsmith: building the column cache and search index of ${large} large table(s) in the background`);
@@ -74,11 +92,11 @@ async function shutdown(signal: string): Promise<void> {
   await scheduler.stop();
   await app.services.dispatcher.stop();
   await app.services.exports.settle();
-  app.services.builds.close();
-  await app.services.merger.close();
+  builds?.close();
+  await merger?.close();
   await closeOcr();
   await app.services.usage.flush();
-  await store.close();
+  await close();
   console.log('rowsmith: stopped');
   process.exit(0);
 }

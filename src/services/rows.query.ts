@@ -463,7 +463,7 @@ export class RowsQuery {
    * first DISTINCT_SCAN_CAP values of its index, each counted there. The column cache, when
    * current, counts the same in one pass over the column (unless it has more values than the cap).
    */
-  distinct(table: TableRecord, columnId: string, limit: number, q: string | undefined): Array<string | number | boolean> {
+  async distinct(table: TableRecord, columnId: string, limit: number, q: string | undefined): Promise<Array<string | number | boolean>> {
     if (!table.columns_json.some((c) => c.id === columnId)) throw columnNotFound(columnId);
     const slot = indexedSlot(table, columnId);
     if (slot === undefined) throw new ApiError(503, 'service_unavailable', 'This column is still being indexed; try again shortly', {}, { 'Retry-After': '1' });
@@ -572,7 +572,7 @@ function finishAgg(agg: Agg, st: { n: number; sum: DecimalSum; min: number; max:
 }
 
 /** The decimals a column's sums and averages are given in: a currency's minor unit; none for other columns. */
-function currencyDigits(table: TableRecord): (field: string) => number | undefined {
+export function currencyDigits(table: TableRecord): (field: string) => number | undefined {
   const digits = new Map(table.columns_json.filter((c) => c.type === 'currency').map((c) => [c.id, minorUnits(c.currency_code)]));
   return (field) => digits.get(field);
 }

@@ -6,7 +6,7 @@ import { isSearchable } from '../domain/columns';
 import type { Clock } from '../lib/clock';
 import { invalidFields } from '../lib/errors';
 import { newId } from '../lib/ids';
-import type { ListParams } from '../query/list';
+import type { EnvelopeFields, ListParams, ListQuery } from '../query/list';
 import { BUILD_AT_ONCE_ROWS } from '../search/builds';
 import type { ColumnCache } from '../search/column-cache';
 import type { IndexTails } from '../search/index-tail';
@@ -16,7 +16,6 @@ import { maintainedThrough, type RowRecord } from '../store/rows.store';
 import { slotSpecs } from '../store/slots';
 import type { TableRecord } from '../store/tables.store';
 import { checkRowIfMatch, columnResolver, rowNotFound, rowValues, toRow, type Problem } from './row-values';
-import type { RowsQuery } from './rows.query';
 import type { TablesService } from './tables.service';
 
 /** The most creates, updates and deletes one bulk request may carry, each. */
@@ -76,9 +75,28 @@ export interface ReviewListener {
 
 /**
  * What the rows service asks of a store's list engine: on LMDB, `RowsQuery` over the list engine,
- * the column cache and the search index; on PostgreSQL, one over `store/postgres/sql.ts`.
+ * the column cache and the search index; on PostgreSQL, `PgRowsQuery` over `store/postgres/sql.ts`.
  */
-export type RowsQueryEngine = Pick<RowsQuery, 'parse' | 'list' | 'aggregate' | 'distinct'>;
+export interface RowsQueryEngine {
+  /** The list parameters checked against the table's columns: a bad filter, order or q is a 400. */
+  parse(table: TableRecord, params: ListParams): ListQuery;
+  /** A page of rows; `tableOf` reads the table (again, when the engine waited for something). */
+  list(tableOf: () => Promise<TableRecord>, params: ListParams): Promise<Record<'rows', Array<Partial<Record<string, unknown>>>> & EnvelopeFields>;
+  aggregate(table: TableRecord, aggs: string, filter: string): Promise<Record<string, number | null>>;
+  distinct(table: TableRecord, columnId: string, limit: number, q: string | undefined): Promise<Array<string | number | boolean>>;
+}
+
+/**
+ * The LMDB engine's in-process caches, told of every write: the search index, the column cache,
+ * and the unmerged tails of bulk loads with their merge. A store whose database keeps its own
+ * indexes (PostgreSQL) has none.
+ */
+export interface RowCaches {
+  search: SearchIndexes;
+  columns: ColumnCache;
+  tails: IndexTails;
+  merger: TailMerge;
+}
 
 /** Where an extracted row came from, kept on the row. */
 export interface RowOrigin {
@@ -92,11 +110,8 @@ export class RowsService {
     private readonly port: StorePort,
     private readonly tables: TablesService,
     private readonly query: RowsQueryEngine,
-    private readonly search: SearchIndexes,
-    private readonly columns: ColumnCache,
     private readonly clock: Clock,
-    private readonly tails: IndexTails,
-    private readonly merger: TailMerge,
+    private readonly caches: RowCaches | null,
   ) {}
 
   private review: ReviewListener | null = null;
@@ -117,13 +132,15 @@ export class RowsService {
    * it is still being loaded would slow the load. Returns how many tables it asked for.
    */
   async prebuild(settled = false): Promise<number> {
+    const caches = this.caches;
+    if (!caches) return 0;
     const seen = new Map<string, number>();
     let asked = 0;
     for (const table of await this.port.tables.activeLargerThan(BUILD_AT_ONCE_ROWS)) {
       seen.set(table.id, table.data_version);
       if (settled && this.versionsSeen.get(table.id) !== table.data_version) continue;
-      this.columns.request(table);
-      if (table.columns_json.some(isSearchable)) this.search.request(table);
+      caches.columns.request(table);
+      if (table.columns_json.some(isSearchable)) caches.search.request(table);
       asked++;
     }
     this.versionsSeen = seen;
@@ -152,36 +169,44 @@ export class RowsService {
 
   async distinct(projectId: string, tableId: string, columnId: string, limit: number, q: string | undefined) {
     const table = await this.tables.requireActive(projectId, tableId);
-    return { values: this.query.distinct(table, columnId, limit, q) };
+    return { values: await this.query.distinct(table, columnId, limit, q) };
   }
 
-  /** Runs a write on the current table in one transaction, then bumps its counters and the search index. */
-  /** `used` marks the table as used by an extraction (`usage_count`, `last_used_at`). */
+  /**
+   * Runs a write on the current table in one transaction, then bumps its counters and the caches.
+   * The store may run the body again (a conflict on PostgreSQL): `changes` start afresh on each try,
+   * and the caches hear only of the try that committed. `used` marks the table as used by an
+   * extraction (`usage_count`, `last_used_at`).
+   */
   private async write<T>(projectId: string, tableId: string, work: (tx: Repositories, table: TableRecord, changes: Changes) => Promise<T>, used = false): Promise<T> {
-    let table!: TableRecord;
-    const changes: Changes = { upserted: [], removed: [], cleared: false, rowDelta: 0, mark: undefined, through: undefined, touched: [], watched: false, began: false };
-    const result = await this.port.transaction(async (tx) => {
+    const merger = this.caches?.merger;
+    const { result, table, changes } = await this.port.transaction(async (tx) => {
+      const changes: Changes = { upserted: [], removed: [], cleared: false, rowDelta: 0, mark: undefined, through: undefined, touched: [], watched: false, began: false };
       const current = await this.tables.requireActive(projectId, tableId, tx);
       const record = await tx.rows.markRecord(current.seq);
       changes.mark = record?.mark;
       changes.through = maintainedThrough(record);
-      changes.watched = this.merger.watching(current.seq);
+      changes.watched = merger?.watching(current.seq) ?? false;
       const out = await work(tx, current, changes);
-      // Told inside the transaction, so a run's next batch (a later transaction) leaves them out.
-      if (changes.touched.length) this.merger.touch(current.seq, changes.touched);
-      table = {
+      // Told inside the transaction, so a run's next batch (a later transaction) leaves them out;
+      // only a store with a tail (LMDB, which never runs a body twice) has a mark to watch.
+      if (changes.touched.length) merger?.touch(current.seq, changes.touched);
+      const table: TableRecord = {
         ...current,
         row_count: changes.cleared ? changes.rowDelta : current.row_count + changes.rowDelta,
         data_version: current.data_version + 1,
         ...(used ? { usage_count: current.usage_count + 1, last_used_at: this.clock.now() } : {}),
       };
       await tx.tables.putRecord(table);
-      return out;
+      return { result: out, table, changes };
     });
-    this.search.apply(table, changes);
-    this.columns.apply(table, changes);
-    if (changes.mark !== undefined || changes.mergedTail) this.tails.apply(table.seq, slotSpecs(table), changes, changes.began);
-    if (changes.mark !== undefined) this.merger.notify(table.id, table.seq);
+    if (this.caches) {
+      const { search, columns, tails, merger } = this.caches;
+      search.apply(table, changes);
+      columns.apply(table, changes);
+      if (changes.mark !== undefined || changes.mergedTail) tails.apply(table.seq, slotSpecs(table), changes, changes.began);
+      if (changes.mark !== undefined) merger.notify(table.id, table.seq);
+    }
     return result;
   }
 
@@ -229,7 +254,7 @@ export class RowsService {
    * request with a 400 whose `fields` name each bad item (`creates[3].amount`).
    */
   async bulk(projectId: string, tableId: string, input: BulkInput) {
-    if ((input.creates?.length ?? 0) >= DEFER_INDEX_ROWS) await this.merger.room((await this.tables.requireActive(projectId, tableId)).seq);
+    if ((input.creates?.length ?? 0) >= DEFER_INDEX_ROWS && this.caches) await this.caches.merger.room((await this.tables.requireActive(projectId, tableId)).seq);
     if (input.updates?.length) await this.review?.prepare(projectId, tableId, input.updates.map((u) => u.id));
     return this.write(projectId, tableId, async (tx, table, changes) => {
       const problems: Problem[] = [];
@@ -292,7 +317,7 @@ export class RowsService {
     rows: Array<{ values: Record<string, unknown>; origin: RowOrigin }>,
     alongside: (result: { created: number; merged: number; skipped: number }, tx: Repositories) => Promise<void>,
   ) {
-    if (rows.length >= DEFER_INDEX_ROWS) await this.merger.room((await this.tables.requireActive(projectId, tableId)).seq);
+    if (rows.length >= DEFER_INDEX_ROWS && this.caches) await this.caches.merger.room((await this.tables.requireActive(projectId, tableId)).seq);
     return this.write(
       projectId,
       tableId,

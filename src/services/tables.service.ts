@@ -96,8 +96,8 @@ export class TablesService {
     private readonly port: StorePort,
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
-    private readonly search: SearchIndexes,
-    private readonly columns: ColumnCache,
+    /** The LMDB engine's caches of a table's rows, forgotten when it is purged (none on PostgreSQL). */
+    private readonly caches: { search: SearchIndexes; columns: ColumnCache } | null,
   ) {}
 
   /**
@@ -320,8 +320,8 @@ export class TablesService {
         return true;
       });
       if (removed) {
-        this.search.drop(id);
-        this.columns.drop(id);
+        this.caches?.search.drop(id);
+        this.caches?.columns.drop(id);
         purged.push(id);
       }
     }

@@ -1,12 +1,15 @@
-/** An in-process rowsmith on a real LMDB in a temp folder, and a small client for it. */
+/** An in-process rowsmith on a real LMDB in a temp folder (or on a PostgreSQL database), and a small client for it. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type NetworkDeps } from '../../src/app';
+import { SQL } from 'bun';
+import { createApp, createPostgresApp, type NetworkDeps } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { systemClock, type Clock } from '../../src/lib/clock';
 import { bootstrap } from '../../src/services/bootstrap.service';
 import { openStore } from '../../src/store/db';
+import { migrate } from '../../src/store/postgres/migrate';
+import type { PgCluster } from './postgres';
 import { referenceShapes } from './reference-shapes';
 
 export const ADMIN_KEY = 'rsk_test_admin_key_0123456789';
@@ -46,40 +49,16 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
   return { ...loadConfig({ DATA_DIR: dataDir, ROWSMITH_LOG_REQUESTS: 'false' }), ...overrides };
 }
 
-export async function startApp(options: { config?: Partial<Config>; clock?: Clock; dataDir?: string; network?: NetworkDeps } = {}) {
+type AppOptions = { config?: Partial<Config>; clock?: Clock; dataDir?: string; network?: NetworkDeps };
+
+export async function startApp(options: AppOptions = {}) {
   const dataDir = options.dataDir ?? tempDir();
   const config = testConfig(dataDir, options.config);
   const clock = options.clock ?? systemClock;
   const store = openStore(dataDir);
   const app = createApp({ config, store, clock, network: options.network });
   await bootstrap(app.services.port, app.services.accounts, clock, ADMIN_KEY);
-
-  const request = async (
-    method: string,
-    path: string,
-    init: { body?: unknown; key?: string | null; headers?: Record<string, string>; raw?: RawBody } = {},
-  ): Promise<Reply> => {
-    const headers: Record<string, string> = { ...init.headers };
-    const key = init.key === undefined ? ADMIN_KEY : init.key;
-    if (key !== null) headers.authorization ??= `ApiKey ${key}`;
-    let body: RawBody | undefined = init.raw;
-    if (init.body !== undefined) {
-      body = JSON.stringify(init.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON: keep the text
-    }
-    // Every answer a test gets must fit the reference OpenAPI's response schemas, but for the known differences listed there.
-    const shape = referenceShapes()?.check(method, path, response.status, response.headers.get('content-type') ?? '', parsed);
-    if (shape?.problems.length) throw new Error(`the answer does not fit the reference OpenAPI:\n${shape.problems.join('\n')}`);
-    return { status: response.status, headers: response.headers, body: parsed };
-  };
+  const request = requester(app.handle);
 
   /** Closes the store; the data folder goes too unless `keepData` (a child process opens it next). */
   const close = async (keepData = false) => {
@@ -92,6 +71,71 @@ export async function startApp(options: { config?: Partial<Config>; clock?: Cloc
   };
 
   return { app, store, config, clock, dataDir, request, close, services: app.services };
+}
+
+let databases = 0;
+
+/**
+ * An in-process rowsmith on a fresh database of a throwaway PostgreSQL cluster (test/helpers/postgres.ts),
+ * started as main.ts starts it: the configuration read from ROWSMITH_STORE and ROWSMITH_DATABASE_URL, then
+ * the migrations, then the app.
+ */
+export async function startPostgresApp(cluster: PgCluster, options: Omit<AppOptions, 'dataDir'> = {}) {
+  const database = `rowsmith_test_${process.pid}_${++databases}`;
+  await cluster.sql.unsafe(`CREATE DATABASE ${database}`);
+  const dataDir = tempDir();
+  const { port, username } = cluster.options;
+  const env = { DATA_DIR: dataDir, ROWSMITH_LOG_REQUESTS: 'false', ROWSMITH_STORE: 'postgres', ROWSMITH_DATABASE_URL: `postgres://${username}@127.0.0.1:${port}/${database}` };
+  const config = { ...loadConfig(env), ...options.config };
+  if (config.store.kind !== 'postgres') throw new Error('the configuration does not name PostgreSQL');
+  const clock = options.clock ?? systemClock;
+  const sql = new SQL(config.store.databaseUrl);
+  await migrate(sql);
+  const app = await createPostgresApp({ config, sql, clock, network: options.network });
+  await bootstrap(app.services.port, app.services.accounts, clock, ADMIN_KEY);
+  const request = requester(app.handle);
+
+  const close = async () => {
+    await app.services.dispatcher.stop();
+    await app.services.exports.settle();
+    await sql.close();
+    await cluster.sql.unsafe(`DROP DATABASE ${database}`);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  return { app, sql, config, clock, dataDir, request, close, services: app.services };
+}
+
+export type PostgresTestApp = Awaited<ReturnType<typeof startPostgresApp>>;
+
+/** A client of an app's `handle` that checks every answer against the reference OpenAPI. */
+function requester(handle: (request: Request) => Response | Promise<Response>) {
+  return async (
+    method: string,
+    path: string,
+    init: { body?: unknown; key?: string | null; headers?: Record<string, string>; raw?: RawBody } = {},
+  ): Promise<Reply> => {
+    const headers: Record<string, string> = { ...init.headers };
+    const key = init.key === undefined ? ADMIN_KEY : init.key;
+    if (key !== null) headers.authorization ??= `ApiKey ${key}`;
+    let body: RawBody | undefined = init.raw;
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    // Every answer a test gets must fit the reference OpenAPI's response schemas, but for the known differences listed there.
+    const shape = referenceShapes()?.check(method, path, response.status, response.headers.get('content-type') ?? '', parsed);
+    if (shape?.problems.length) throw new Error(`the answer does not fit the reference OpenAPI:\n${shape.problems.join('\n')}`);
+    return { status: response.status, headers: response.headers, body: parsed };
+  };
 }
 
 export type TestApp = Awaited<ReturnType<typeof startApp>>;

@@ -17,6 +17,11 @@ import { isSearchable } from '../../domain/columns';
 import { ApiError } from '../../lib/errors';
 import type { TableRecord } from '../tables.store';
 
+/** A table's searched slots, in column order: what a row's words for `q` are made of. */
+export function searchedSlots(table: Pick<TableRecord, 'columns_json' | 'slots'>): number[] {
+  return table.columns_json.filter(isSearchable).map((c) => table.slots[c.id]!);
+}
+
 /** A table as the rows repository needs it: where its rows are, and which slots are searched. */
 export interface TableOfSeq {
   id: string;
@@ -148,7 +153,7 @@ export class PgClient {
     const context = this.context;
     if (context?.tables.has(seq)) return context.tables.get(seq);
     const [row] = await this.query<{ record: TableRecord }>('SELECT record FROM tables WHERE seq = $1', [seq]);
-    const table = row && { id: row.record.id, projectId: row.record.project_id, searched: row.record.columns_json.filter(isSearchable).map((c) => row.record.slots[c.id]!) };
+    const table = row && { id: row.record.id, projectId: row.record.project_id, searched: searchedSlots(row.record) };
     context?.tables.set(seq, table);
     return table;
   }

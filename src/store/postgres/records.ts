@@ -31,7 +31,8 @@ import { MAX_READING_BYTES, READING_VERSION } from '../readings.store';
 import type { TableRecord } from '../tables.store';
 import type { TemplateRecord } from '../templates.store';
 import type { DeliveryRecord, WebhookRecord } from '../webhooks.store';
-import type { PgClient } from './client';
+import { searchedSlots, type PgClient } from './client';
+import { rewriteSearchWords } from './rows';
 
 /** A record as a JSONB parameter: sent as text and cast on the server, as `jobs.ts` does. */
 const json = (value: unknown): string => JSON.stringify(value);
@@ -64,16 +65,18 @@ export class PgTables implements TablesRepository {
     return records<TableRecord>(this.db, 'SELECT record FROM tables WHERE project_id = $1 ORDER BY id', [projectId]);
   }
 
-  async put(table: TableRecord) {
-    await this.db.write(() =>
-      this.db.query(
+  /** Writes a table; when its searched columns change, the words for `q` of its rows change with it. */
+  async put(table: TableRecord, previous?: TableRecord) {
+    await this.db.write(async () => {
+      await this.db.query(
         `INSERT INTO tables (id, seq, project_id, slug, deleted_at, record) VALUES ($1, $2, $3, $4, $5, $6::text::jsonb)
          ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, project_id = EXCLUDED.project_id, slug = EXCLUDED.slug,
            deleted_at = EXCLUDED.deleted_at, record = EXCLUDED.record`,
         [table.id, table.seq, table.project_id, table.slug, table.deleted_at, json(table)],
-      ),
-    );
-    this.db.tablesChanged();
+      );
+      this.db.tablesChanged();
+      if (previous && searchedSlots(previous).join() !== searchedSlots(table).join()) await rewriteSearchWords(this.db, table);
+    });
   }
 
   putRecord(table: TableRecord) {

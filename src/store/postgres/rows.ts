@@ -16,7 +16,7 @@
 import type { RowsRepository } from '../port';
 import type { MarkRecord, RowRecord } from '../rows.store';
 import type { TableRecord } from '../tables.store';
-import type { PgClient } from './client';
+import { searchedSlots, type PgClient } from './client';
 import { rowFieldSql, searchWords, type FieldSqlOf } from './sql';
 
 /** A table's id by its seq, as a subquery (the planner reads it once, then uses the rows' primary key). */
@@ -64,6 +64,33 @@ export function rowsFieldSql(table: Pick<TableRecord, 'columns_json' | 'slots'>)
     // Slots are numbers of the table record, never client text.
     return sql.kind === 'json' ? { ...sql, sql: `"values"->'${Number(table.slots[field])}'` } : sql;
   };
+}
+
+/** Rows whose words are rewritten per statement when a table's searched columns change. */
+const REWRITE_BATCH = 1000;
+
+/**
+ * Rewrites the words for `q` of every row of a table from its searched slots (call in the
+ * transaction that changes them). Slots, not column ids, decide: a column removed and added again
+ * has a new slot, and the removed one's words must go with its values.
+ */
+export async function rewriteSearchWords(db: PgClient, table: Pick<TableRecord, 'id' | 'columns_json' | 'slots'>): Promise<void> {
+  const searched = searchedSlots(table);
+  let after = '';
+  for (;;) {
+    const batch = await db.query<{ id: string; values: Record<string, unknown> }>(
+      'SELECT id, "values" FROM rows WHERE table_id = $1 AND id > $2 ORDER BY id LIMIT $3',
+      [table.id, after, REWRITE_BATCH],
+    );
+    if (batch.length === 0) return;
+    const words = batch.map((row) => ({ id: row.id, words: searchWords(searched.map((slot) => row.values[slot])) }));
+    await db.query(
+      `UPDATE rows SET search = array_to_tsvector(ARRAY(SELECT jsonb_array_elements_text(r->'words')))
+       FROM jsonb_array_elements($2::text::jsonb) AS r WHERE table_id = $1 AND id = r->>'id'`,
+      [table.id, JSON.stringify(words)],
+    );
+    after = batch[batch.length - 1]!.id;
+  }
 }
 
 export class PgRows implements RowsRepository {
