@@ -760,6 +760,21 @@ export const LEGAL_FORMS: string[] = [
 export const TAX_EXCLUDED_WORDS: string[] = ['excl', 'excl.', 'excluding', 'exclusive', 'before tax', 'without', 'w/o', 'exkl', 'exkl.', 'ohne', 'zzgl', 'zzgl.', 'hors', 'HT', 'sin', 'senza', 'sem', 'bez'];
 export const TAX_INCLUDED_WORDS: string[] = ['incl', 'incl.', 'including', 'inclusive', 'inc.', 'after tax', 'inkl', 'inkl.', 'TTC', 'con', 'compreso', 'com', 'met'];
 
+/**
+ * Greetings a shop prints above or below its receipt ("Thank you, please come again"): a line
+ * holding one is no party's name, whatever names it also holds.
+ */
+export const COURTESY_PHRASES: string[] = [
+  'thank you', 'thanks', 'come again', 'welcome', 'have a nice day', 'see you again', 'visit us again',
+  'danke', 'vielen dank', 'willkommen', 'auf wiedersehen', 'bis bald',
+  'merci', 'bienvenue', 'à bientôt', 'au revoir', 'bonne journée',
+  'gracias', 'bienvenido', 'bienvenidos', 'vuelva pronto', 'hasta pronto',
+  'grazie', 'benvenuto', 'benvenuti', 'arrivederci', 'a presto',
+  'bedankt', 'dank u', 'dank je', 'welkom', 'tot ziens',
+  'dziękujemy', 'dziękuję', 'zapraszamy', 'witamy',
+  'obrigado', 'obrigada', 'volte sempre', 'bem-vindo', 'bem-vindos',
+];
+
 /** Words before a date that make it the date a payment is due ("payable by 30.05.2017"). */
 export const DUE_PHRASES: string[] = [
   'due', 'payable by', 'payable until', 'payable before', 'payable on', 'due by', 'due on', 'due date', 'pay by', 'payment by', 'please pay by', 'please pay before', 'no later than', 'payment due',

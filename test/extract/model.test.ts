@@ -111,6 +111,13 @@ describe('candidate features', () => {
     expect(endsAddress('(CO.REG :704427-T )')).toBe(true);
   });
 
+  test('a line of nothing but a telephone number ends an address; a postal code or a house number does not', () => {
+    expect(endsAddress('016-5498845,')).toBe(true);
+    expect(endsAddress('+44 (0)20 7946 0958')).toBe(true);
+    expect(endsAddress('40150 TOWN')).toBe(false);
+    expect(endsAddress('1237-TMN INDAH PERDANA')).toBe(false);
+  });
+
   test('currency: signs beside amounts, and the usual currency of the language as a weaker hint', () => {
     const { layout, wants, result } = ruleFields(linesFromText('Total   € 12,00'), INVOICE_COLUMNS);
     const want = wants.find((w) => w.column.id === 'currency')!;
@@ -292,6 +299,14 @@ describe('receipt features', () => {
     const cands = candidatesOf('Qty    Item    Total\n1    Fried rice    14.95\nTotal    22.50', 'total', RECEIPT_COLUMNS);
     expect(cands.find((c) => c.value === '14.95')!.features['label:items_header']).toBe(1);
     expect(cands.find((c) => c.value === '22.50')!.features['label:items_header']).toBeUndefined();
+  });
+
+  test("a greeting is no shop's name, in any of the lexicon's languages", () => {
+    const cands = candidatesOf('ACME STORES\n12 Main Road\nTotal    5.00\nThank You. Please come again\nVielen Dank für Ihren Einkauf', 'company', RECEIPT_COLUMNS);
+    const at = (v: string) => cands.find((c) => c.value === v)!.features;
+    expect(at('ACME STORES')['party:courtesy']).toBe(0);
+    expect(at('Thank You. Please come again')['party:courtesy']).toBe(1);
+    expect(at('Vielen Dank für Ihren Einkauf')['party:courtesy']).toBe(1);
   });
 
   test('a line of counts under the items is no column header', () => {

@@ -9,6 +9,7 @@
 import { currencyIn } from '../coerce';
 import { findDates } from '../dates';
 import { conceptsOf, normalizeLabel } from '../lexicon';
+import { COURTESY_PHRASES } from '../lexicon.data';
 import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
 import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
 import { hasLegalForm, issuerDetail, nameLike, partyCandidates } from '../fields/parties';
@@ -484,6 +485,8 @@ const MAX_NAME_TAIL = 40;
 /** Fewer letters than this are a speck or a logo read as text, not a name. */
 const MIN_NAME_LETTERS = 4;
 
+const COURTESY = new RegExp(`(?<![\\p{L}])(?:${COURTESY_PHRASES.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+')).join('|')})(?![\\p{L}])`, 'iu');
+
 /** Below this confidence a recognised line is more often misread than read (a logo, a stamp, a smudge). */
 const UNSURE_OCR = 0.4;
 
@@ -534,6 +537,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     f['party:wordy_rank'] = 1 / (1 + earlier.filter((l) => /\p{L}{3}/u.test(l.text)).length);
     f['party:after_address'] = earlier.some((l) => POSTAL_LINE.test(l.text) || STREET_LINE.test(l.text)) ? 1 : 0;
     f['party:title_word'] = /\p{L}{3}/u.test(value) && normalizeLabel(value).split(' ').some((w) => TITLES.has(w)) ? 1 : 0;
+    f['party:courtesy'] = COURTESY.test(value) ? 1 : 0;
     const below = layout.lines.slice(line + 1, line + 5).map((l) => l.text);
     f['party:address_below'] = below.some((t) => POSTAL_LINE.test(t) || STREET_LINE.test(t)) ? 1 : 0;
     f['party:contacts_below'] = below.some(issuerDetail) ? 1 : 0;
@@ -593,11 +597,19 @@ function labelledDetail(text: string): boolean {
 /** How surely a label must name a field for its line to end an address. */
 const LABELLED = 0.8;
 
+/**
+ * A line of nothing but a telephone number ("016-5498845", "+44 (0)20 7946 0958"): seven digits or
+ * more in groups, no letters (a postal code alone has five or six, in one group).
+ */
+const PHONE_LINE = /^\+?[\d()]+(?:[\s./-]+[\d()]+)+[,;.]?$/;
+const phoneLine = (t: string) => PHONE_LINE.test(t) && (t.match(/\d/g) ?? []).length >= 7;
+
 /** A line an issuer's address stops before: its contacts, tax or registration numbers, a date, a title or an amount. */
 export function endsAddress(text: string): boolean {
   const t = text.trim();
   return (
     CONTACT.test(t) ||
+    phoneLine(t) ||
     issuerDetail(t) ||
     REGISTRATION_LINE.test(t) ||
     labelledDetail(t) ||

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Column } from '../../domain/columns';
 import { coerce } from '../coerce';
@@ -87,10 +88,19 @@ async function main(): Promise<void> {
   // them less well. The scan model learns from the readings of the server's recogniser.
   const engine = serverEngine();
   const passes: Array<'teacher' | 'main'> = engine === 'tesseract' ? ['main'] : ['teacher', 'main'];
+  // Documents are read on every core at once; their readings are then taken in the corpus's order,
+  // so the weights do not depend on which reading finished first.
+  const workers = Math.max(1, Math.min(4, availableParallelism()));
   for (const pass of passes) {
-    configureOcr({ languages: ocrChoice().languages, workers: 1, pageTimeoutMs: 120_000, engine: pass === 'teacher' ? 'tesseract' : engine });
-    for (const c of cases) {
-      const reading = await cachedReading(c, pass === 'teacher' ? 'tesseract' : engine);
+    configureOcr({ languages: ocrChoice().languages, workers, pageTimeoutMs: 120_000, engine: pass === 'teacher' ? 'tesseract' : engine });
+    const readings = new Array<Reading | null>(cases.length);
+    let next = 0;
+    const reader = async () => {
+      for (let i = next++; i < cases.length; i = next++) readings[i] = await cachedReading(cases[i]!, pass === 'teacher' ? 'tesseract' : engine);
+    };
+    await Promise.all(Array.from({ length: workers }, reader));
+    for (const [i, c] of cases.entries()) {
+      const reading = readings[i]!;
       if (!reading || c.expected.length !== 1) {
         if (pass === 'main') unread++;
         continue;
