@@ -33,12 +33,15 @@ export function dayFirstOf(language: string | null): boolean | undefined {
 /**
  * Where a document comes from, as evidence of its day/month order when its dates and language do
  * not say: its currency (RM, £, €, ₹ are used where the day comes first; "$" alone is used on both
- * sides), a country named on it, an international dialling code.
+ * sides), its tax's name, a country named on it, an international dialling code.
  */
 const LOCALE_EVIDENCE: Array<{ re: RegExp; order: 'dmy' | 'mdy' }> = [
   { re: /(?<![\p{L}])(?:RM|MYR|SGD|S\$|GBP|EUR|INR|Rs\.|AUD|A\$|NZD|ZAR|IDR|Rp|THB|VND|HKD|BRL|R\$|PKR|LKR|NGN|KES|AED|SAR)(?![\p{L}])|[£€₹฿₫₦]/gu, order: 'dmy' },
   { re: /\b(?:malaysia|singapore|united kingdom|england|scotland|ireland|india|australia|new zealand|indonesia|thailand|vietnam|hong kong|south africa|nigeria|kenya|pakistan|sri lanka|brazil|uae|united arab emirates)\b/giu, order: 'dmy' },
   { re: /(?<![\d+])\+\s?(?:60|65|44|353|91|61|64|62|66|84|852|27|234|254|92|94|55|971)(?=[\s(-]?\d)/gu, order: 'dmy' },
+  // A goods and services tax: Australia, New Zealand, India, Singapore and Malaysia, all day first (Canada, the
+  // one other, writes both ways); the United States has none.
+  { re: /(?<![\p{L}])GST(?![\p{L}])/gu, order: 'dmy' },
   // Company forms of day-first countries (Malaysia, Singapore, India, Australia, Britain) and of the United States.
   { re: /(?<![\p{L}])(?:sdn\.?\s?bhd|bhd|S\/B|pte\.?\s?ltd|pvt\.?\s?ltd|pty\.?\s?ltd|plc)(?![\p{L}])/giu, order: 'dmy' },
   { re: /\b(?:united states|u\.s\.a\.|usa)\b/giu, order: 'mdy' },

@@ -10,6 +10,8 @@ describe('localeDayOrder', () => {
     expect(localeDayOrder('ACME TRADING SDN BHD\nTotal 12.00')).toBe('dmy');
     expect(localeDayOrder('12 Orchard Road, Singapore')).toBe('dmy');
     expect(localeDayOrder('Tel: +44 20 7946 0000')).toBe('dmy');
+    expect(localeDayOrder('GST No: 0011 4798')).toBe('dmy');
+    expect(localeDayOrder('Ingestion 12/03')).toBeNull();
   });
 
   test('the United States say month first; a dollar sign alone says nothing', () => {
