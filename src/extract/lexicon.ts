@@ -184,10 +184,11 @@ for (const entry of CONCEPTS) {
 for (const w of [...TAX_EXCLUDED_WORDS, ...TAX_INCLUDED_WORDS]) for (const t of normalizeTokens(w)) VOCABULARY.add(t);
 
 /**
- * Glyphs a recogniser reads for one another (a stroke: i, l, t, 1; a bowl: o, a, e, c, 0; humps: m,
- * n, u; ...). An unknown word of five letters or more that one such swap turns into exactly one
- * word of the vocabulary is read as it ("lnclusive", "Roundlng", "Amaunt"): labels of scanned
- * pages keep their meaning. Shorter words have too many neighbours.
+ * Glyphs a recogniser reads for one another (a stroke: i, l, t, 1; a bowl: o, a, 0; humps: m, n,
+ * u; ...). An unknown word of five letters or more that one such swap turns into exactly one word
+ * of the vocabulary is read as it ("lnclusive", "Roundlng", "Amaunt"): labels of scanned pages keep
+ * their meaning. Shorter words have too many neighbours; e and c are left out of the bowls, which
+ * took common words for others ("state" for the Italian "stato").
  */
 const LOOKALIKES = ['il1t', 'oa0', 'mn', 'un', 's5', 'bh6', 'g9', 'z2'];
 const LOOKALIKE_OF = new Map<string, string[]>();
