@@ -11,7 +11,7 @@ import { BUILD_AT_ONCE_ROWS } from '../search/builds';
 import type { ColumnCache } from '../search/column-cache';
 import type { IndexTails } from '../search/index-tail';
 import type { SearchIndexes } from '../search/search';
-import type { Repositories, StorePort } from '../store/port';
+import { tableLock, type Repositories, type StorePort } from '../store/port';
 import { maintainedThrough, type RowRecord } from '../store/rows.store';
 import { slotSpecs } from '../store/slots';
 import type { TableRecord } from '../store/tables.store';
@@ -180,6 +180,7 @@ export class RowsService {
    */
   private async write<T>(projectId: string, tableId: string, work: (tx: Repositories, table: TableRecord, changes: Changes) => Promise<T>, used = false): Promise<T> {
     const merger = this.caches?.merger;
+    // Every write rewrites the table's record: its writers queue on it instead of conflicting.
     const { result, table, changes } = await this.port.transaction(async (tx) => {
       const changes: Changes = { upserted: [], removed: [], cleared: false, rowDelta: 0, mark: undefined, through: undefined, touched: [], watched: false, began: false };
       const current = await this.tables.requireActive(projectId, tableId, tx);
@@ -199,7 +200,7 @@ export class RowsService {
       };
       await tx.tables.putRecord(table);
       return { result: out, table, changes };
-    });
+    }, { lock: [tableLock(tableId)] });
     if (this.caches) {
       const { search, columns, tails, merger } = this.caches;
       search.apply(table, changes);

@@ -10,7 +10,7 @@ import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, recordAccess, type ListParams } from '../query/list';
 import type { ColumnCache } from '../search/column-cache';
 import type { SearchIndexes } from '../search/search';
-import type { Repositories, StorePort } from '../store/port';
+import { tableLock, type Repositories, type StorePort } from '../store/port';
 import type { TableRecord } from '../store/tables.store';
 import { checkColumns, checkDefaultSort, normalizeColumn, resolveMergeColumns, type ColumnInput } from './columns.rules';
 
@@ -112,6 +112,11 @@ export class TablesService {
     return table;
   }
 
+  /** A transaction that writes the table's record, in turn with the table's row writes (`tableLock`). */
+  private onTable<T>(tableId: string, fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.port.transaction(fn, { lock: [tableLock(tableId)] });
+  }
+
   /** A new, empty table record with a fresh id, internal number and column slots. */
   private async newRecord(tx: Repositories, projectId: string, definition: TableDefinition): Promise<TableRecord> {
     const now = this.clock.now();
@@ -171,7 +176,7 @@ export class TablesService {
   update(projectId: string, tableId: string, input: UpdateTableInput): Promise<TableRecord> {
     if (input.slug !== undefined) checkSlug(input.slug);
     if (input.name !== undefined && input.name.trim() === '') throw fieldError('name', 'must not be blank');
-    return this.port.transaction(async (tx) => {
+    return this.onTable(tableId, async (tx) => {
       const table = await this.requireActive(projectId, tableId, tx);
       const next: TableRecord = { ...table };
       if (input.name !== undefined) next.name = input.name.trim();
@@ -194,7 +199,7 @@ export class TablesService {
 
   /** Counts an extraction into the table that wrote no rows (rows writes count themselves). */
   async markUsed(projectId: string, tableId: string): Promise<void> {
-    await this.port.transaction(async (tx) => {
+    await this.onTable(tableId, async (tx) => {
       const table = await this.requireActive(projectId, tableId, tx);
       await tx.tables.putRecord({ ...table, usage_count: table.usage_count + 1, last_used_at: this.clock.now() });
     });
@@ -202,7 +207,7 @@ export class TablesService {
 
   /** Soft delete: the table disappears everywhere but restore, and gives up its slug. */
   remove(projectId: string, tableId: string): Promise<{ id: string }> {
-    return this.port.transaction(async (tx) => {
+    return this.onTable(tableId, async (tx) => {
       const table = await this.requireActive(projectId, tableId, tx);
       const now = this.clock.now();
       await tx.tables.put({ ...table, deleted_at: now, updated_at: now, revision: table.revision + 1 }, table);
@@ -212,7 +217,7 @@ export class TablesService {
 
   restore(projectId: string, tableId: string, slug?: string): Promise<TableRecord> {
     if (slug !== undefined) checkSlug(slug);
-    return this.port.transaction(async (tx) => {
+    return this.onTable(tableId, async (tx) => {
       const table = await tx.tables.get(tableId);
       const expired = table?.deleted_at != null && table.deleted_at <= this.clock.now() - DELETE_GRACE_MS;
       if (!table || table.project_id !== projectId || expired) throw new ApiError(404, 'table_not_found', `Table ${tableId} not found`);
@@ -255,7 +260,7 @@ export class TablesService {
     ifMatch: string | null,
     change: (table: TableRecord) => { columns: Column[]; pathOf?: (i: number) => string },
   ): Promise<TableRecord> {
-    return this.port.transaction(async (tx) => {
+    return this.onTable(tableId, async (tx) => {
       const table = await this.requireActive(projectId, tableId, tx);
       checkIfMatch(ifMatch, table);
       const { columns, pathOf } = change(table);
@@ -365,7 +370,7 @@ export class TablesService {
   }
 
   private updateSlots(tableId: string, change: (t: TableRecord) => Partial<TableRecord>): Promise<void> {
-    return this.port.transaction(async (tx) => {
+    return this.onTable(tableId, async (tx) => {
       const current = await tx.tables.get(tableId);
       if (current) await tx.tables.putRecord({ ...current, ...change(current) });
     });

@@ -67,5 +67,6 @@ export function lmdbPort(store: Store): StorePort {
     exports: repository<ExportsRepository>(store, new ExportsStore(store)),
     templates: repository<TemplatesRepository>(store, new TemplatesStore(store)),
   };
+  // A transaction's `lock` is left out: every LMDB transaction already holds the one write lock.
   return { ...repositories, transaction: (fn) => store.transactionAsync(() => fn(repositories)) };
 }

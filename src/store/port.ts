@@ -181,11 +181,25 @@ export interface Repositories {
   templates: TemplatesRepository;
 }
 
+/** What a transaction may ask beyond all or nothing. */
+export interface TransactionOptions {
+  /**
+   * Names that transactions take turns on, from before their first read, on every node. Writers
+   * that all update one record (a table's counters) then wait for each other instead of
+   * conflicting and running again. LMDB, with one writer at a time, has nothing to add. A
+   * transaction inside another joins it and takes none: its first read was the outer one's.
+   */
+  lock?: readonly string[];
+}
+
+/** The lock of a table's record, taken by every write that changes its rows or counters. */
+export const tableLock = (tableId: string): string => `table:${tableId}`;
+
 export interface StorePort extends Repositories {
   /**
    * Runs `fn` as one transaction: all of its writes are kept or, when it throws, none. Concurrent
    * transactions never lose each other's updates. A commit the storage refuses rejects with a 503
    * `ApiError`.
    */
-  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Repositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }

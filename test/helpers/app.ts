@@ -7,9 +7,9 @@ import { createApp, createPostgresApp, type NetworkDeps } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { systemClock, type Clock } from '../../src/lib/clock';
 import { bootstrap } from '../../src/services/bootstrap.service';
-import { openStore } from '../../src/store/db';
+import { openStore, type Store } from '../../src/store/db';
 import { migrate } from '../../src/store/postgres/migrate';
-import type { PgCluster } from './postgres';
+import { startPostgres, type PgCluster } from './postgres';
 import { referenceShapes } from './reference-shapes';
 
 export const ADMIN_KEY = 'rsk_test_admin_key_0123456789';
@@ -51,7 +51,37 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
 
 type AppOptions = { config?: Partial<Config>; clock?: Clock; dataDir?: string; network?: NetworkDeps };
 
+/**
+ * `ROWSMITH_TEST_STORE=postgres` runs the tests that start their app with `startApp` on PostgreSQL:
+ * each app on a fresh database of one cluster, started at the first app and stopped once the
+ * process has ended (docs/scale-out.md lists the files that pass).
+ */
+const TEST_STORE = process.env.ROWSMITH_TEST_STORE === 'postgres' ? 'postgres' : 'lmdb';
+
+let sharedCluster: Promise<PgCluster> | undefined;
+
+function testCluster(): Promise<PgCluster> {
+  sharedCluster ??= startPostgres().then((cluster) => {
+    cluster.stopAfter(process.pid);
+    return cluster;
+  });
+  return sharedCluster;
+}
+
+/** `startApp` on PostgreSQL, in `startApp`'s shape. LMDB's own parts (`store`, the index merge and caches) are not there. */
+async function startAppOnPostgres(options: AppOptions) {
+  const started = await startPostgresApp(await testCluster(), options);
+  const store = new Proxy({} as Store, {
+    get: () => {
+      throw new Error('this test reaches the LMDB store, which a PostgreSQL app has not');
+    },
+  });
+  const app = started.app as unknown as ReturnType<typeof createApp>;
+  return { ...started, store, app, services: app.services };
+}
+
 export async function startApp(options: AppOptions = {}) {
+  if (TEST_STORE === 'postgres') return startAppOnPostgres(options);
   const dataDir = options.dataDir ?? tempDir();
   const config = testConfig(dataDir, options.config);
   const clock = options.clock ?? systemClock;
@@ -74,16 +104,22 @@ export async function startApp(options: AppOptions = {}) {
 }
 
 let databases = 0;
+/** Databases of data folders kept by `close(true)`. */
+const databaseOfDir = new Map<string, string>();
 
 /**
  * An in-process rowsmith on a fresh database of a throwaway PostgreSQL cluster (test/helpers/postgres.ts),
  * started as main.ts starts it: the configuration read from ROWSMITH_STORE and ROWSMITH_DATABASE_URL, then
  * the migrations, then the app.
  */
-export async function startPostgresApp(cluster: PgCluster, options: Omit<AppOptions, 'dataDir'> = {}) {
-  const database = `rowsmith_test_${process.pid}_${++databases}`;
-  await cluster.sql.unsafe(`CREATE DATABASE ${database}`);
-  const dataDir = tempDir();
+export async function startPostgresApp(cluster: PgCluster, options: AppOptions & { database?: string } = {}) {
+  // `database` names another app's database: this one is then a second node, and leaves the database to it.
+  const joined = options.database !== undefined;
+  const dataDir = options.dataDir ?? tempDir();
+  // A data folder kept by `close(true)` comes back with its database, as an LMDB app's store does.
+  const kept = databaseOfDir.get(dataDir);
+  const database = options.database ?? kept ?? `rowsmith_test_${process.pid}_${++databases}`;
+  if (!joined && !kept) await cluster.sql.unsafe(`CREATE DATABASE ${database}`);
   const { port, username } = cluster.options;
   const env = { DATA_DIR: dataDir, ROWSMITH_LOG_REQUESTS: 'false', ROWSMITH_STORE: 'postgres', ROWSMITH_DATABASE_URL: `postgres://${username}@127.0.0.1:${port}/${database}` };
   const config = { ...loadConfig(env), ...options.config };
@@ -95,15 +131,21 @@ export async function startPostgresApp(cluster: PgCluster, options: Omit<AppOpti
   await bootstrap(app.services.port, app.services.accounts, clock, ADMIN_KEY);
   const request = requester(app.handle);
 
-  const close = async () => {
+  /** Closes the pool; the database and the data folder go too unless `keepData` (a later app opens them). */
+  const close = async (keepData = false) => {
     await app.services.dispatcher.stop();
     await app.services.exports.settle();
     await sql.close();
-    await cluster.sql.unsafe(`DROP DATABASE ${database}`);
+    if (keepData) {
+      databaseOfDir.set(dataDir, database);
+      return;
+    }
+    databaseOfDir.delete(dataDir);
+    if (!joined) await cluster.sql.unsafe(`DROP DATABASE ${database}`);
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  return { app, sql, config, clock, dataDir, request, close, services: app.services };
+  return { app, sql, database, config, clock, dataDir, request, close, services: app.services };
 }
 
 export type PostgresTestApp = Awaited<ReturnType<typeof startPostgresApp>>;

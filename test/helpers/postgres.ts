@@ -18,6 +18,8 @@ export interface PgCluster {
   /** Connection settings of the cluster, for further clients. */
   options: { path: string; port: number; username: string; database: string };
   stop: () => Promise<void>;
+  /** Stops the server and removes its files once process `pid` has ended (bun test emits no `exit` to hook). */
+  stopAfter: (pid: number) => void;
 }
 
 /** Debian's PostgreSQL binaries (the newest installed version), or null when none is installed. */
@@ -77,12 +79,19 @@ export async function startPostgres(): Promise<PgCluster> {
     run([join(bin, 'pg_ctl'), 'start', '-w', '-t', '60', '-D', data, '-l', log, '-o', options], as);
     const settings = { path: dir, port, username: 'postgres', database: 'postgres' };
     const sql = new SQL({ ...settings, max: 4 });
+    const stopArgv = [join(bin, 'pg_ctl'), 'stop', '-D', data, '-m', 'immediate'];
     const stop = async () => {
       await sql.close();
-      run([join(bin, 'pg_ctl'), 'stop', '-D', data, '-m', 'immediate'], as);
+      run(stopArgv, as);
       rmSync(dir, { recursive: true, force: true });
     };
-    return { sql, options: settings, stop };
+    const stopAfter = (pid: number) => {
+      const quoted = (as ? ['runuser', '-u', as, '--', ...stopArgv] : stopArgv).map((a) => `'${a}'`).join(' ');
+      const script = `while kill -0 ${pid} 2>/dev/null; do sleep 1; done; ${quoted} >/dev/null 2>&1; rm -rf '${dir}'`;
+      // In a session of its own, so that it outlives the test process it waits for.
+      Bun.spawn(['setsid', 'sh', '-c', script], { stdio: ['ignore', 'ignore', 'ignore'] }).unref();
+    };
+    return { sql, options: settings, stop, stopAfter };
   } catch (error) {
     const serverLog = existsSync(log) ? `\n${readFileSync(log, 'utf8')}` : '';
     rmSync(dir, { recursive: true, force: true });

@@ -23,14 +23,24 @@ let pg: PgCluster;
 const clients: SQL[] = [];
 let databases = 0;
 
-/** A fresh, migrated database, with a client of its own (several connections, as a node has). */
-async function freshDatabase(): Promise<SQL> {
+/** A client of a database (several connections, as a node has); it is closed after the test. */
+function connect(database: string, max = 5): SQL {
+  const sql = new SQL({ ...pg.options, database, max });
+  clients.push(sql);
+  return sql;
+}
+
+/** A fresh, migrated database; returns its name. */
+async function newDatabase(): Promise<string> {
   const name = `port${++databases}`;
   await pg.sql.unsafe(`CREATE DATABASE ${name}`);
-  const sql = new SQL({ ...pg.options, database: name, max: 5 });
-  clients.push(sql);
-  await migrate(sql);
-  return sql;
+  await migrate(connect(name, 1));
+  return name;
+}
+
+/** A fresh, migrated database, with a client of its own. */
+async function freshDatabase(): Promise<SQL> {
+  return connect(await newDatabase());
 }
 
 beforeAll(async () => {
@@ -125,6 +135,91 @@ describe.skipIf(!POSTGRES_BIN)('PostgreSQL: what only this adapter has', () => {
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).status).toBe(503);
     }
+  });
+
+  test('a transaction naming a lock another node holds waits before its snapshot: it runs once and reads what the holder wrote', async () => {
+    const name = await newDatabase();
+    const [a, b] = [postgresPort(connect(name)), postgresPort(connect(name))];
+    await a.meta.put('n', 0);
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    let finish!: () => void;
+    const finishing = new Promise<void>((resolve) => (finish = resolve));
+    const first = a.transaction(
+      async (tx) => {
+        const n = (await tx.meta.get<number>('n'))!;
+        holding();
+        await finishing;
+        await tx.meta.put('n', n + 1);
+      },
+      { lock: ['table:t1'] },
+    );
+    await held;
+    let runs = 0;
+    const second = b.transaction(
+      async (tx) => {
+        runs++;
+        const n = (await tx.meta.get<number>('n'))!;
+        await tx.meta.put('n', n + 1);
+      },
+      { lock: ['table:t1', 'table:t0'] },
+    );
+    // Another name does not wait.
+    await b.transaction((tx) => tx.meta.put('other', 1), { lock: ['table:t2'] });
+    await Bun.sleep(300);
+    expect(runs).toBe(0);
+    finish();
+    await Promise.all([first, second]);
+    // Had it begun before taking the lock, its read would be older than the holder's commit, and the try lost.
+    expect(runs).toBe(1);
+    expect(await b.meta.get('n')).toBe(2);
+  });
+
+  test('a lock is held over every try and released after a throw, after conflicts and when its connection is lost', async () => {
+    const name = await newDatabase();
+    // One connection: a reserved connection not given back would leave the client stuck.
+    const client = new PgClient(connect(name, 1));
+    const observer = connect(name, 1);
+    const locks = async () => (await observer.unsafe(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`))[0].n as number;
+    const lock = { lock: ['table:t1'] };
+    const conflict = () => client.query(`DO $$ BEGIN RAISE EXCEPTION 'conflict' USING ERRCODE = '40001'; END $$`);
+
+    const seen: number[] = [];
+    const thrown = await client
+      .transaction(async () => {
+        seen.push(await locks());
+        throw new Error('boom');
+      }, lock)
+      .catch((e: unknown) => e);
+    expect((thrown as Error).message).toBe('boom');
+    expect(await locks()).toBe(0);
+
+    let runs = 0;
+    await client.transaction(async () => {
+      seen.push(await locks());
+      if (++runs === 1) await conflict();
+    }, lock);
+    expect(runs).toBe(2);
+    expect(await locks()).toBe(0);
+
+    const busy = await client
+      .transaction(async () => {
+        await conflict();
+      }, lock)
+      .catch((e: unknown) => e);
+    expect((busy as ApiError).status).toBe(503);
+    expect(await locks()).toBe(0);
+    expect(seen).toEqual([1, 1, 1]);
+
+    const lost = await client
+      .transaction(async () => {
+        await client.query('SELECT pg_terminate_backend(pg_backend_pid())');
+      }, lock)
+      .catch((e: unknown) => e);
+    expect((lost as ApiError).status).toBe(503);
+    expect(await locks()).toBe(0);
+    expect(await client.transaction(async () => (await client.query('SELECT 1 AS one'))[0]!.one, lock)).toBe(1);
+    expect(await locks()).toBe(0);
   });
 
   test('rows written through the port are what the list SQL of sql.ts finds, by slot, with their words for q', async () => {

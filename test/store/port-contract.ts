@@ -344,6 +344,23 @@ export function portContract(name: string, makePort: () => Promise<StorePort>, o
       expect(await port.meta.get<number>('n')).toBe(20);
     });
 
+    test('40 transactions naming locks, in either order, some throwing: no update lost, none stuck', async () => {
+      const port = await makePort();
+      const bump = (i: number) =>
+        port.transaction(
+          async (tx) => {
+            const n = (await tx.meta.get<number>('n')) ?? 0;
+            await tick();
+            if (i % 10 === 3) throw new Error('no');
+            await tx.meta.put('n', n + 1);
+          },
+          { lock: i % 2 ? ['table:a', 'table:b'] : ['table:b', 'table:a', 'table:b'] },
+        );
+      const results = await Promise.allSettled(range(40).map(bump));
+      expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(['no', 'no', 'no', 'no']);
+      expect(await port.meta.get<number>('n')).toBe(36);
+    });
+
     test('a repository write outside a transaction is one of its own: it neither slips into another nor is lost', async () => {
       const port = await makePort();
       const seen: boolean[] = [];

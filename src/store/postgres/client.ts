@@ -15,6 +15,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SQL } from 'bun';
 import { isSearchable } from '../../domain/columns';
 import { ApiError } from '../../lib/errors';
+import type { TransactionOptions } from '../port';
 import type { TableRecord } from '../tables.store';
 
 /** A table's searched slots, in column order: what a row's words for `q` are made of. */
@@ -76,6 +77,35 @@ function databaseBusy(): ApiError {
   return new ApiError(503, 'service_unavailable', 'Other requests kept changing the same records at once; nothing of this request was kept, retry', {}, { 'Retry-After': '1' });
 }
 
+/**
+ * The first key of rowsmith's named advisory locks (the second is the name's hash): the two-key
+ * locks are apart from the one-key lock of the migrations. Two names of one hash share a lock,
+ * which costs some waiting, never correctness.
+ */
+const LOCK_SPACE = 2028;
+
+/** Turns on names within this process: each `take` waits for the earlier takers of its names. */
+class Turns {
+  private readonly last = new Map<string, Promise<void>>();
+
+  /** Waits for the turn on every key (in the order given), and returns what ends it. */
+  async take(keys: string[]): Promise<() => void> {
+    const ends: Array<() => void> = [];
+    for (const key of keys) {
+      const before = this.last.get(key);
+      let end!: () => void;
+      const mine = new Promise<void>((resolve) => (end = resolve));
+      this.last.set(key, mine);
+      ends.push(() => {
+        end();
+        if (this.last.get(key) === mine) this.last.delete(key);
+      });
+      await before;
+    }
+    return () => ends.forEach((end) => end());
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A random wait before try `attempt + 1`, longer each time, so that conflicting transactions spread out. */
@@ -83,6 +113,9 @@ const backoff = (attempt: number) => Math.random() * Math.min(250, 5 * 2 ** atte
 
 export class PgClient {
   private readonly current = new AsyncLocalStorage<Context>();
+
+  /** This process's queue on each lock name. */
+  private readonly turns = new Turns();
 
   constructor(readonly sql: SQL) {}
 
@@ -115,13 +148,58 @@ export class PgClient {
     return this.context ? fn() : this.transaction(fn);
   }
 
-  /** Runs `fn` as one SERIALIZABLE transaction, tried again on conflicts; inside a transaction it joins it. */
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` as one SERIALIZABLE transaction, tried again on conflicts; inside a transaction it
+   * joins it. With `lock`, it first takes its turn on each name (`locked`), and keeps it over its
+   * tries.
+   */
+  async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     if (this.context) return fn();
+    // One order for everyone, so two transactions naming the same locks never wait on each other.
+    const keys = [...new Set(options.lock ?? [])].sort();
+    if (!keys.length) return this.tries(this.sql, fn);
+    return this.locked(keys, (connection) => this.tries(connection, fn));
+  }
+
+  /**
+   * Runs `work` holding the locks of `keys`: first this process's turn (so a node spends one pooled
+   * connection per lock on waiting, not one per writer), then PostgreSQL's session advisory lock on
+   * a connection reserved for it, which other nodes wait on. The lock is taken before `BEGIN`: a
+   * serializable transaction's snapshot is taken at its first statement, so one that waited on a
+   * lock inside itself would still read what the holder changed and fail. Session locks are
+   * released by `pg_advisory_unlock_all`, or, when the connection is lost, with the session: the
+   * connection is then closed, not given back to the pool.
+   */
+  private async locked<T>(keys: string[], work: (connection: SQL) => Promise<T>): Promise<T> {
+    const leave = await this.turns.take(keys);
+    try {
+      const reserved = await this.sql.reserve().catch((error: unknown) => {
+        throw isUnavailable(error) ? databaseUnavailable(error) : error;
+      });
+      try {
+        try {
+          for (const key of keys) await reserved.unsafe('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_SPACE, key]);
+        } catch (error) {
+          throw isUnavailable(error) ? databaseUnavailable(error) : error;
+        }
+        return await work(reserved);
+      } finally {
+        await reserved
+          .unsafe('SELECT pg_advisory_unlock_all()')
+          .then(() => reserved.release())
+          .catch(() => reserved.close().catch(() => undefined));
+      }
+    } finally {
+      leave();
+    }
+  }
+
+  /** Runs `fn` as one SERIALIZABLE transaction on `connection`, tried again on conflicts. */
+  private async tries<T>(connection: SQL, fn: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       let context: Context | undefined;
       try {
-        return (await this.sql.begin('isolation level serializable', (tx) => {
+        return (await connection.begin('isolation level serializable', (tx) => {
           context = { sql: tx, open: true, conflict: false, tables: new Map() };
           return this.current.run(context, async () => {
             try {

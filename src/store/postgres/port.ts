@@ -26,5 +26,5 @@ export function postgresPort(sql: SQL): StorePort {
     exports: new PgExports(db),
     templates: new PgTemplates(db),
   };
-  return { ...repositories, transaction: (fn) => db.transaction(() => fn(repositories)) };
+  return { ...repositories, transaction: (fn, options) => db.transaction(() => fn(repositories), options) };
 }
