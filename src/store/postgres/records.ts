@@ -45,6 +45,19 @@ async function record<T>(db: PgClient, text: string, params: unknown[]): Promise
   return (await records<T>(db, text, params))[0];
 }
 
+/**
+ * One record written by its id, with the key columns queries find it by beside it (`keys`, by
+ * column name): the statement and its parameters. Table and column names are this module's
+ * constants; values travel as `$n` only.
+ */
+function upsert(table: string, id: string, keys: Record<string, unknown>, value: unknown): [string, unknown[]] {
+  const names = Object.keys(keys);
+  const columns = ['id', ...names, 'record'];
+  const placeholders = columns.map((_, i) => (i === columns.length - 1 ? `$${i + 1}::text::jsonb` : `$${i + 1}`));
+  const set = [...names, 'record'].map((c) => `${c} = EXCLUDED.${c}`).join(', ');
+  return [`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders.join(', ')}) ON CONFLICT (id) DO UPDATE SET ${set}`, [id, ...Object.values(keys), json(value)]];
+}
+
 /** Adds one to a numeric meta value (1 when it has none) in one statement, so no count is lost; gives the new value. */
 const COUNT_UP = `INSERT INTO meta (name, value) VALUES ($1, '1')
   ON CONFLICT (name) DO UPDATE SET value = to_jsonb((meta.value #>> '{}')::numeric + 1) RETURNING value`;
@@ -68,12 +81,7 @@ export class PgTables implements TablesRepository {
   /** Writes a table; when its searched columns change, the words for `q` of its rows change with it. */
   async put(table: TableRecord, previous?: TableRecord) {
     await this.db.write(async () => {
-      await this.db.query(
-        `INSERT INTO tables (id, seq, project_id, slug, deleted_at, record) VALUES ($1, $2, $3, $4, $5, $6::text::jsonb)
-         ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, project_id = EXCLUDED.project_id, slug = EXCLUDED.slug,
-           deleted_at = EXCLUDED.deleted_at, record = EXCLUDED.record`,
-        [table.id, table.seq, table.project_id, table.slug, table.deleted_at, json(table)],
-      );
+      await this.db.query(...upsert('tables', table.id, { seq: table.seq, project_id: table.project_id, slug: table.slug, deleted_at: table.deleted_at }, table));
       this.db.tablesChanged();
       if (previous && searchedSlots(previous).join() !== searchedSlots(table).join()) await rewriteSearchWords(this.db, table);
     });
@@ -155,7 +163,7 @@ export class PgAccounts implements AccountsRepository {
   }
 
   putOrg(org: OrgRecord) {
-    return this.changed('INSERT INTO orgs (id, record) VALUES ($1, $2::text::jsonb) ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record', [org.id, json(org)]);
+    return this.changed(...upsert('orgs', org.id, {}, org));
   }
 
   listOrgs() {
@@ -167,11 +175,7 @@ export class PgAccounts implements AccountsRepository {
   }
 
   putProject(project: ProjectRecord) {
-    return this.changed(
-      `INSERT INTO projects (id, organization_id, record) VALUES ($1, $2, $3::text::jsonb)
-       ON CONFLICT (id) DO UPDATE SET organization_id = EXCLUDED.organization_id, record = EXCLUDED.record`,
-      [project.id, project.organization_id, json(project)],
-    );
+    return this.changed(...upsert('projects', project.id, { organization_id: project.organization_id }, project));
   }
 
   listProjects(organizationId?: string) {
@@ -187,11 +191,7 @@ export class PgAccounts implements AccountsRepository {
   }
 
   putKey(key: ApiKeyRecord) {
-    return this.changed(
-      `INSERT INTO api_keys (id, organization_id, hash, record) VALUES ($1, $2, $3, $4::text::jsonb)
-       ON CONFLICT (id) DO UPDATE SET organization_id = EXCLUDED.organization_id, hash = EXCLUDED.hash, record = EXCLUDED.record`,
-      [key.id, key.organization_id, key.hash, json(key)],
-    );
+    return this.changed(...upsert('api_keys', key.id, { organization_id: key.organization_id, hash: key.hash }, key));
   }
 
   listKeys(organizationId?: string) {
@@ -268,13 +268,7 @@ export class PgBatches implements BatchesRepository {
   }
 
   async put(batch: BatchRecord) {
-    await this.db.write(() =>
-      this.db.query(
-        `INSERT INTO batches (id, project_id, status, record) VALUES ($1, $2, $3, $4::text::jsonb)
-         ON CONFLICT (id) DO UPDATE SET project_id = EXCLUDED.project_id, status = EXCLUDED.status, record = EXCLUDED.record`,
-        [batch.id, batch.project_id, batch.status, json(batch)],
-      ),
-    );
+    await this.db.write(() => this.db.query(...upsert('batches', batch.id, { project_id: batch.project_id, status: batch.status }, batch)));
   }
 
   getExtraction(id: string) {
@@ -282,9 +276,7 @@ export class PgBatches implements BatchesRepository {
   }
 
   async putExtraction(extraction: ExtractionRecord) {
-    await this.db.write(() =>
-      this.db.query('INSERT INTO extractions (id, record) VALUES ($1, $2::text::jsonb) ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record', [extraction.id, json(extraction)]),
-    );
+    await this.db.write(() => this.db.query(...upsert('extractions', extraction.id, {}, extraction)));
   }
 
   async addRows(batchId: string, rows: BatchRow[]) {
@@ -317,13 +309,7 @@ export class PgWebhooks implements WebhooksRepository {
   }
 
   async put(webhook: WebhookRecord) {
-    await this.db.write(() =>
-      this.db.query(
-        `INSERT INTO webhooks (id, organization_id, record) VALUES ($1, $2, $3::text::jsonb)
-         ON CONFLICT (id) DO UPDATE SET organization_id = EXCLUDED.organization_id, record = EXCLUDED.record`,
-        [webhook.id, webhook.organization_id, json(webhook)],
-      ),
-    );
+    await this.db.write(() => this.db.query(...upsert('webhooks', webhook.id, { organization_id: webhook.organization_id }, webhook)));
   }
 
   /** Removes a webhook with all its deliveries (and so their places in the queue). */
@@ -348,11 +334,7 @@ export class PgWebhooks implements WebhooksRepository {
 
   async putDelivery(delivery: DeliveryRecord) {
     await this.db.write(() =>
-      this.db.query(
-        `INSERT INTO deliveries (id, webhook_id, status, queued_at, record) VALUES ($1, $2, $3, $4, $5::text::jsonb)
-         ON CONFLICT (id) DO UPDATE SET webhook_id = EXCLUDED.webhook_id, status = EXCLUDED.status, queued_at = EXCLUDED.queued_at, record = EXCLUDED.record`,
-        [delivery.id, delivery.webhook_id, delivery.status, delivery.queued_at, json(delivery)],
-      ),
+      this.db.query(...upsert('deliveries', delivery.id, { webhook_id: delivery.webhook_id, status: delivery.status, queued_at: delivery.queued_at }, delivery)),
     );
   }
 
@@ -397,13 +379,7 @@ export class PgExamples implements ExamplesRepository {
   }
 
   async put(example: ExampleRecord) {
-    await this.db.write(() =>
-      this.db.query(
-        `INSERT INTO examples (id, table_id, row_id, record) VALUES ($1, $2, $3, $4::text::jsonb)
-         ON CONFLICT (id) DO UPDATE SET table_id = EXCLUDED.table_id, row_id = EXCLUDED.row_id, record = EXCLUDED.record`,
-        [example.id, example.table_id, example.row_id, json(example)],
-      ),
-    );
+    await this.db.write(() => this.db.query(...upsert('examples', example.id, { table_id: example.table_id, row_id: example.row_id }, example)));
   }
 
   async remove(example: ExampleRecord) {
@@ -446,9 +422,7 @@ export class PgExports implements ExportsRepository {
   }
 
   async put(exported: ExportRecord) {
-    await this.db.write(() =>
-      this.db.query('INSERT INTO exports (id, record) VALUES ($1, $2::text::jsonb) ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record', [exported.id, json(exported)]),
-    );
+    await this.db.write(() => this.db.query(...upsert('exports', exported.id, {}, exported)));
   }
 
   all() {
@@ -475,13 +449,7 @@ export class PgTemplates implements TemplatesRepository {
   }
 
   async put(template: TemplateRecord) {
-    await this.db.write(() =>
-      this.db.query(
-        `INSERT INTO templates (id, organization_id, record) VALUES ($1, $2, $3::text::jsonb)
-         ON CONFLICT (id) DO UPDATE SET organization_id = EXCLUDED.organization_id, record = EXCLUDED.record`,
-        [template.id, template.organization_id, json(template)],
-      ),
-    );
+    await this.db.write(() => this.db.query(...upsert('templates', template.id, { organization_id: template.organization_id }, template)));
   }
 
   async remove(id: string) {
