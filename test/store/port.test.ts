@@ -11,8 +11,8 @@ import { rmSync } from 'node:fs';
 import { ApiError } from '../../src/lib/errors';
 import { openStore, type Store } from '../../src/store/db';
 import { lmdbPort } from '../../src/store/lmdb.port';
-import type { TableRecord } from '../../src/store/tables.store';
 import { tempDir } from '../helpers/app';
+import { tableRecord } from './port-contract';
 
 const dirs: string[] = [];
 const stores: Store[] = [];
@@ -28,32 +28,8 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const table = (id: string, slug: string, projectId = 'proj_1'): TableRecord => ({
-  id,
-  project_id: projectId,
-  name: slug,
-  slug,
-  columns_json: [],
-  instruction: null,
-  strictness: 'balanced',
-  insert_mode: 'append',
-  merge_columns_json: null,
-  default_sort: null,
-  row_count: 0,
-  usage_count: 0,
-  data_version: 0,
-  fts_version: 0,
-  last_used_at: null,
-  created_at: 1,
-  updated_at: 1,
-  deleted_at: null,
-  revision: 1,
-  seq: 1,
-  slots: {},
-  next_slot: 1,
-  dropped_slots: [],
-  pending_slots: [],
-});
+/** The contract suite's table record, at seq 1. */
+const table = (id: string, slug: string) => tableRecord(id, slug, 1);
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
