@@ -40,7 +40,7 @@ import { WebhooksService } from './services/webhooks.service';
 import { BatchesService } from './services/batches.service';
 import { KeysService } from './services/keys.service';
 import { ExtractService } from './services/extract.service';
-import { ExportsService } from './services/exports.service';
+import { EXPORT_JOB, ExportsService } from './services/exports.service';
 import { SuggestService } from './services/suggest.service';
 import { TemplatesService } from './services/templates.service';
 import type { SQL } from 'bun';
@@ -62,6 +62,14 @@ import { TablesStore } from './store/tables.store';
 import { FilesStore } from './store/files.store';
 import { ExportFiles } from './store/exports.store';
 import { ExamplesService } from './services/examples.service';
+import { EXTRACT_JOB } from './services/extract.service';
+import { MemoryEventLog, type EventLog } from './store/events';
+import { PgEventLog } from './store/postgres/events';
+import { pgJobQueue } from './store/postgres/jobs';
+import { Worker } from './jobs/worker';
+import type { JobQueue } from './store/queue';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { examplesRoutes } from './http/examples.routes';
 
 export { VERSION };
@@ -96,19 +104,36 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const tails = new IndexTails(rowsStore);
   const merger = new IndexMerger(store, rowsStore, tablesStore, tails, log, config.indexMergeIdleMs, config.indexMergeRunRows, config.indexTailMaxRows, config.indexMergeSliceMs, foreground, builds);
   const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache, new RowIndex(rowsStore, tails));
-  const core = coreServices({ port, cursors, query: rowsQuery, caches: { search, columns: columnCache, tails, merger }, foreground, dataDir: store.dataDir }, config, clock, log, network);
+  const core = coreServices(
+    { port, cursors, query: rowsQuery, caches: { search, columns: columnCache, tails, merger }, foreground, filesDir: store.dataDir, events: new MemoryEventLog(), jobs: null },
+    config,
+    clock,
+    log,
+    network,
+  );
   return { ...core, merger, tails, tablesStore, builds, search, columnCache, rowsStore };
 }
 
 /**
  * The PostgreSQL store's services: the port over the pool (migrated already), and the list engine
  * over SQL. The database keeps its own indexes, so there are no caches, tails or index merge.
+ * Extractions are jobs of the shared queue, and their events are in the database, so any node
+ * can run a batch and any node can stream it; unless its role is `api`, this node's worker is
+ * started here.
  */
 export async function createPostgresServices(sql: SQL, config: Config, clock: Clock, log: Logger, network: NetworkDeps = {}) {
   const port = postgresPort(sql);
   const cursors = new CursorCodec(await serverSecret(port));
   const query = new PgRowsQuery(new PgClient(sql), cursors);
-  return coreServices({ port, cursors, query, caches: null, foreground: new Foreground(config.backgroundYieldMs), dataDir: config.dataDir }, config, clock, log, network);
+  const jobs = pgJobQueue(sql);
+  const parts = { port, cursors, query, caches: null, foreground: new Foreground(config.backgroundYieldMs), filesDir: config.filesDir, events: new PgEventLog(sql), jobs };
+  const core = coreServices(parts, config, clock, log, network);
+  const worker =
+    config.role === 'api'
+      ? null
+      : new Worker(jobs, { [EXTRACT_JOB]: (job) => core.extract.runJob(job), [EXPORT_JOB]: (job) => core.exports.runJob(job) }, { name: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, concurrency: config.workerConcurrency, leaseMs: config.jobLeaseMs }, log);
+  await worker?.start();
+  return { ...core, worker };
 }
 
 /** What a store gives the services. */
@@ -119,18 +144,22 @@ interface StoreParts {
   caches: RowCaches | null;
   foreground: Foreground;
   /** Where uploaded and exported files are kept. */
-  dataDir: string;
+  filesDir: string;
+  /** Where batches' progress events go, for whoever follows them. */
+  events: EventLog;
+  /** The shared queue of extraction jobs, or null when this process runs its extractions itself. */
+  jobs: JobQueue | null;
 }
 
-function coreServices({ port, cursors, query, caches, foreground, dataDir }: StoreParts, config: Config, clock: Clock, log: Logger, network: NetworkDeps) {
+function coreServices({ port, cursors, query, caches, foreground, filesDir, events, jobs }: StoreParts, config: Config, clock: Clock, log: Logger, network: NetworkDeps) {
   const accounts = new AccountsService(port, clock);
   const tables = new TablesService(port, clock, cursors, caches);
   const outbound = new Outbound(config.outboundPolicy, network.resolver ?? systemResolver, config.webhookCa, `rowsmith/${VERSION}`);
   const sender = new WebhookSender(outbound, clock, config.webhookTimeoutMs);
   const webhooks = new WebhooksService(port, clock, cursors, outbound, sender, config, network.random);
-  const files = new FilesStore(dataDir);
+  const files = new FilesStore(filesDir);
   const rows = new RowsService(port, tables, query, clock, caches);
-  const batches = new BatchesService(port, files, tables, cursors, clock);
+  const batches = new BatchesService(port, files, tables, cursors, clock, events);
   const examples = new ExamplesService(port, files, tables, cursors, clock, config, batches);
   rows.onReview(examples);
   return {
@@ -142,9 +171,9 @@ function coreServices({ port, cursors, query, caches, foreground, dataDir }: Sto
     rows,
     batches,
     keys: new KeysService(accounts, cursors),
-    extract: new ExtractService(port, files, tables, rows, webhooks, outbound, clock, config, log, (tableId) => examples.layoutsFor(tableId)),
+    extract: new ExtractService(port, files, tables, rows, webhooks, outbound, clock, config, log, (tableId) => examples.layoutsFor(tableId), events, jobs),
     examples,
-    exports: new ExportsService(port, new ExportFiles(dataDir), tables, rows, clock, log, config.exportTtlMs),
+    exports: new ExportsService(port, new ExportFiles(filesDir), tables, rows, clock, log, config.exportTtlMs, jobs),
     suggest: new SuggestService(config),
     templates: new TemplatesService(port, tables, cursors, clock),
     rateLimiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock),
@@ -153,6 +182,7 @@ function coreServices({ port, cursors, query, caches, foreground, dataDir }: Sto
     outbound,
     webhooks,
     dispatcher: new WebhookDispatcher(webhooks, clock, log, config.webhookConcurrency),
+    events,
   };
 }
 

@@ -66,9 +66,20 @@ export interface Config {
   llm: { baseUrl: string; model: string; apiKey: string | null; timeoutMs: number } | null;
   /** OCR languages (installed `@tesseract.js-data/*` packages), worker threads and time per page. */
   ocr: { languages: string[]; workers: number; pageTimeoutMs: number; engine: OcrEngine };
+  /** Where uploaded and exported files are kept: DATA_DIR, or on PostgreSQL a folder every node shares. */
+  filesDir: string;
+  /** What this node does: serve the API, run extraction jobs, or both (several roles need PostgreSQL). */
+  role: NodeRole;
+  /** Extraction jobs a worker runs at once. */
+  workerConcurrency: number;
+  /** How long a worker holds a job without renewing its lease: a node that dies gives its jobs up after this. */
+  jobLeaseMs: number;
 }
 
 export type StoreConfig = { kind: 'lmdb' } | { kind: 'postgres'; databaseUrl: string };
+
+export const NODE_ROLES = ['all', 'api', 'worker'] as const;
+export type NodeRole = (typeof NODE_ROLES)[number];
 
 export class ConfigError extends Error {}
 
@@ -173,17 +184,34 @@ function storeConfig(env: Env): StoreConfig {
   return { kind, databaseUrl };
 }
 
+/** Roles and a shared files folder are for nodes sharing a PostgreSQL database; LMDB is one process. */
+function nodeSettings(env: Env, store: StoreConfig, dataDir: string): Pick<Config, 'filesDir' | 'role' | 'workerConcurrency' | 'jobLeaseMs'> {
+  const role = (env.ROWSMITH_ROLE ?? '').trim().toLowerCase() || 'all';
+  if (!(NODE_ROLES as readonly string[]).includes(role)) throw new ConfigError(`ROWSMITH_ROLE must be all, api or worker, got "${env.ROWSMITH_ROLE}"`);
+  const filesDir = env.ROWSMITH_FILES_DIR?.trim();
+  if (store.kind === 'lmdb' && role !== 'all') throw new ConfigError(`ROWSMITH_ROLE=${role} needs ROWSMITH_STORE=postgres: on LMDB one process does everything`);
+  if (store.kind === 'lmdb' && filesDir) throw new ConfigError('ROWSMITH_FILES_DIR needs ROWSMITH_STORE=postgres: on LMDB files stay in DATA_DIR, where backups find them');
+  return {
+    filesDir: filesDir ? resolve(filesDir) : dataDir,
+    role: role as NodeRole,
+    workerConcurrency: int(env, 'ROWSMITH_WORKER_CONCURRENCY', 2, 1, 64),
+    jobLeaseMs: int(env, 'ROWSMITH_JOB_LEASE_MS', 60_000, 500, 3_600_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const bootstrapKey = env.ROWSMITH_BOOTSTRAP_KEY?.trim() || null;
   if (bootstrapKey !== null && !/^[\x21-\x7e]{16,256}$/.test(bootstrapKey)) {
     throw new ConfigError('ROWSMITH_BOOTSTRAP_KEY must be 16 to 256 printable characters without spaces');
   }
   const host = env.HOST?.trim() || '0.0.0.0';
+  const dataDir = resolve(env.DATA_DIR?.trim() || './data');
+  const store = storeConfig(env);
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host,
-    dataDir: resolve(env.DATA_DIR?.trim() || './data'),
-    store: storeConfig(env),
+    dataDir,
+    store,
     bootstrapKey,
     maxBodyBytes: int(env, 'ROWSMITH_MAX_BODY_BYTES', 10 * MiB, 1024, 1024 * MiB),
     maxUploadBytes: int(env, 'ROWSMITH_MAX_UPLOAD_BYTES', 100 * MiB, 1024, 4096 * MiB),
@@ -213,5 +241,6 @@ export function loadConfig(env: Env = process.env): Config {
     indexTailMaxRows: int(env, 'ROWSMITH_INDEX_TAIL_MAX_ROWS', 3_000_000, 1000, 100_000_000),
     llm: llm(env),
     ocr: ocrSettings(env),
+    ...nodeSettings(env, store, dataDir),
   };
 }

@@ -8,6 +8,7 @@ import { scheduleMaintenance } from './jobs/maintenance';
 import { Scheduler } from './jobs/scheduler';
 import { systemClock } from './lib/clock';
 import { createLogger } from './lib/log';
+import { EVENTS_RETENTION_MS } from './store/events';
 import { bootstrap } from './services/bootstrap.service';
 import { openStore } from './store/db';
 import { migrate } from './store/postgres/migrate';
@@ -40,7 +41,7 @@ async function open() {
   if (config.store.kind === 'lmdb') {
     const store = openStore(config.dataDir);
     const app = createApp({ config, store, clock, log, gateway });
-    return { app, merger: app.services.merger, builds: app.services.builds, close: () => store.close(), where: `data in ${config.dataDir}` };
+    return { app, merger: app.services.merger, builds: app.services.builds, worker: null, close: () => store.close(), where: `data in ${config.dataDir}` };
   }
   const sql = new SQL(config.store.databaseUrl);
   try {
@@ -51,10 +52,11 @@ async function open() {
     process.exit(1);
   }
   const app = await createPostgresApp({ config, sql, clock, log, gateway });
-  return { app, merger: null, builds: null, close: () => sql.close(), where: 'data in PostgreSQL' };
+  const role = config.role === 'all' ? '' : `, role ${config.role}`;
+  return { app, merger: null, builds: null, worker: app.services.worker, close: () => sql.close(), where: `data in PostgreSQL, files in ${config.filesDir}${role}` };
 }
 
-const { app, merger, builds, close, where } = await open();
+const { app, merger, builds, worker, close, where } = await open();
 const port = app.services.port;
 const boot = await bootstrap(port, app.services.accounts, clock, config.bootstrapKey);
 if (boot.created) {
@@ -69,10 +71,22 @@ configureOcr(config.ocr);
 const scheduler = new Scheduler(log);
 scheduleMaintenance(scheduler, app.services, config);
 app.services.dispatcher.start();
-const interrupted = await app.services.batches.recoverInterrupted();
-const interruptedExports = await app.services.exports.recoverInterrupted();
-if (interrupted + interruptedExports) {
-  console.log(`rowsmith: marked ${interrupted} batch(es) and ${interruptedExports} export(s) left unfinished by the last run as failed`);
+scheduler.every('events-purge', config.purgeIntervalMs, () => app.services.events.purge(EVENTS_RETENTION_MS));
+if (config.store.kind === 'lmdb') {
+  // One process: whatever is unfinished was this process's, and stopped with it.
+  const interrupted = await app.services.batches.recoverInterrupted();
+  const interruptedExports = await app.services.exports.recoverInterrupted();
+  if (interrupted + interruptedExports) {
+    console.log(`rowsmith: marked ${interrupted} batch(es) and ${interruptedExports} export(s) left unfinished by the last run as failed`);
+  }
+} else {
+  // Shared work: a job whose worker died goes to another worker; only work no worker will finish is ended.
+  const sweep = async () => {
+    await app.services.extract.sweep(2 * config.jobLeaseMs);
+    await app.services.exports.sweep(2 * config.jobLeaseMs);
+  };
+  await sweep();
+  scheduler.every('jobs-sweep', config.jobLeaseMs, sweep);
 }
 // Tails a crash or stop left unmerged are merged in the background (LMDB's bulk loads).
 merger?.resume();
@@ -90,12 +104,14 @@ async function shutdown(signal: string): Promise<void> {
   void server.stop(false);
   await gateway.drain(config.shutdownGraceMs);
   await scheduler.stop();
+  await worker?.stop();
   await app.services.dispatcher.stop();
   await app.services.exports.settle();
   builds?.close();
   await merger?.close();
   await closeOcr();
   await app.services.usage.flush();
+  await app.services.events.close();
   await close();
   console.log('rowsmith: stopped');
   process.exit(0);

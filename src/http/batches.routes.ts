@@ -3,6 +3,7 @@ import type { ExportFormat } from '../domain/exports';
 import type { BatchesService, FileDownload } from '../services/batches.service';
 import type { authPlugin } from './auth';
 import { Batch, BatchList, BatchQuery } from './extract.schema';
+import { eventStream } from './sse';
 
 const ProjectParams = t.Object({ project_id: t.String() });
 const BatchParams = t.Object({ project_id: t.String(), batch_id: t.String() });
@@ -38,6 +39,23 @@ export function batchesRoutes(auth: ReturnType<typeof authPlugin>, batches: Batc
       response: { 200: Batch },
       detail: detail('Get a batch with its extractions'),
     })
+    .get(
+      '/batches/:batch_id/events',
+      async ({ params, headers }) => {
+        await batches.get(params.project_id, params.batch_id);
+        const last = headers['last-event-id']?.trim() ?? '';
+        const after = /^\d{1,9}$/.test(last) ? Number(last) : 0;
+        return eventStream((send) => batches.follow(params.batch_id, after, (event, data, id) => send(event, data, id)));
+      },
+      {
+        params: BatchParams,
+        detail: {
+          ...detail("Follow a batch's progress as server-sent events"),
+          description:
+            'The events of extract-stream (batch, file, rows, progress, file_error, done), from the first on or after the Last-Event-ID header, whichever node runs the batch; the stream ends at done. A batch that ended a while ago gives one batch event with its state.',
+        },
+      },
+    )
     .get('/batches/:batch_id/download/csv', download('csv'), { params: BatchParams, detail: detail("Download the batch's rows as CSV") })
     .get('/batches/:batch_id/download/json', download('json'), { params: BatchParams, detail: detail("Download the batch's rows as JSON") })
     .get('/batches/:batch_id/download/xlsx', download('xlsx'), { params: BatchParams, detail: detail("Download the batch's rows as XLSX") })

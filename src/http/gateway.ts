@@ -88,6 +88,9 @@ export class Gateway {
       throw this.unavailable();
     }
     if (this.state !== 'ready' || !this.app) throw this.unavailable();
+    if (this.config.role === 'worker') {
+      throw new ApiError(404, 'not_found', 'This node is a worker (ROWSMITH_ROLE=worker): it runs extraction and export jobs and serves no API; send requests to an api or all node');
+    }
 
     const declared = Number(request.headers.get('content-length') ?? 0);
     const limit = this.bodyLimit(request);

@@ -8,6 +8,7 @@ import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
 import type { BatchRecord, ExtractionRecord, SchemaJson } from '../store/batches.store';
+import type { EventLog } from '../store/events';
 import type { FilesStore } from '../store/files.store';
 import type { StorePort } from '../store/port';
 import type { RowRecord } from '../store/rows.store';
@@ -15,6 +16,9 @@ import type { TableRecord } from '../store/tables.store';
 import { contentDisposition, DOWNLOAD_TYPES, renderRows, ROW_ORIGIN_COLUMNS } from './downloads';
 import { rowNotFound } from './row-values';
 import type { TablesService } from './tables.service';
+
+/** How often a follower looks at the batch's record for an end that sent no `done` (its events were purged). */
+const FOLLOW_CHECK_MS = 1_000;
 
 export const BATCH_LIST: ListSpec = {
   resource: 'batches',
@@ -72,6 +76,7 @@ export class BatchesService {
     private readonly tables: TablesService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
+    private readonly events: EventLog,
   ) {}
 
   private async require(projectId: string, batchId: string): Promise<BatchRecord> {
@@ -90,8 +95,47 @@ export class BatchesService {
 
   async get(projectId: string, batchId: string): Promise<Batch & { extractions: Extraction[] }> {
     const batch = await this.require(projectId, batchId);
-    const extractions = (await Promise.all(batch.extraction_ids.map((id) => this.port.batches.getExtraction(id)))).filter((e): e is ExtractionRecord => e !== undefined);
-    return { ...toBatch(batch), extractions: extractions.map(toExtraction) };
+    return { ...toBatch(batch), extractions: await this.extractionsOf(batch) };
+  }
+
+  private async extractionsOf(batch: BatchRecord): Promise<Extraction[]> {
+    const extractions = await Promise.all(batch.extraction_ids.map((id) => this.port.batches.getExtraction(id)));
+    return extractions.filter((e): e is ExtractionRecord => e !== undefined).map(toExtraction);
+  }
+
+  /**
+   * Streams a batch's events to `send` from after `after` (an SSE client's Last-Event-ID), whichever
+   * node runs it, and resolves at its `done`. A batch whose events are gone (it ended a while ago)
+   * gives one `batch` event with its state. Call `get` first: a batch of another project is a 404.
+   */
+  async follow(batchId: string, after: number, send: (event: string, data: unknown, id: number) => void): Promise<void> {
+    let ended!: () => void;
+    const done = new Promise<void>((resolve) => (ended = resolve));
+    let seen = after;
+    const unfollow = await this.events.follow(batchId, after, ({ seq, event, data }) => {
+      seen = seq;
+      send(event, data, seq);
+      if (event === 'done') ended();
+    });
+    // The batch's record tells when its events will not come: it has ended, and no `done` came
+    // within a check's time after (the worker appends `done` just after the batch's end commits).
+    let endedChecks = 0;
+    const check = async () => {
+      const batch = await this.port.batches.get(batchId);
+      endedChecks = batch && batchUnderWay(batch.status) ? 0 : endedChecks + 1;
+      if (endedChecks < 2) return false;
+      if (batch) send('batch', { ...toBatch(batch), extractions: await this.extractionsOf(batch) }, seen + 1);
+      return true;
+    };
+    try {
+      for (;;) {
+        const tick = new Promise<'tick'>((resolve) => setTimeout(() => resolve('tick'), FOLLOW_CHECK_MS).unref());
+        if ((await Promise.race([done, tick])) !== 'tick') return;
+        if (await check()) return;
+      }
+    } finally {
+      await unfollow();
+    }
   }
 
   /** The batch's rows as a file; only once the batch has ended. */

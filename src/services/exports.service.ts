@@ -14,6 +14,7 @@ import { ApiError, fieldError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/log';
 import type { ExportFiles, ExportRecord } from '../store/exports.store';
+import type { JobQueue, QueuedJob } from '../store/queue';
 import type { StorePort } from '../store/port';
 import type { TableRecord } from '../store/tables.store';
 import { contentDisposition, csvCell, csvLines, DOWNLOAD_TYPES, sheetName, UTF8_BOM, xlsxCell, xlsxColumns } from './downloads';
@@ -115,6 +116,17 @@ async function sha256OfFile(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** The job kind of an export. */
+export const EXPORT_JOB = 'export';
+
+/** What a worker needs to write an export that `start` recorded. */
+export interface ExportJob {
+  export_id: string;
+  project_id: string;
+  query: { filter?: string; order: string; q?: string; limit: number };
+  with_schema: boolean;
+}
+
 export class ExportsService {
   /** Exports being written, so shutdown and tests can wait for them. */
   private readonly running = new Set<Promise<void>>();
@@ -127,6 +139,8 @@ export class ExportsService {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly ttlMs: number,
+    /** The shared queue that worker nodes take exports from (PostgreSQL); null: this process writes them. */
+    private readonly jobs: JobQueue | null = null,
   ) {}
 
   private async require(projectId: string, exportId: string): Promise<ExportRecord> {
@@ -173,9 +187,30 @@ export class ExportsService {
       format: params.format,
     };
     await this.port.exports.put(record);
-    const work = this.write(record, table, query, params.schema === 'true').finally(() => this.running.delete(work));
-    this.running.add(work);
+    const job: ExportJob = { export_id: id, project_id: projectId, query, with_schema: params.schema === 'true' };
+    if (this.jobs) {
+      await this.jobs.enqueue(EXPORT_JOB, id, job);
+    } else {
+      const work = this.write(record, table, query, job.with_schema).finally(() => this.running.delete(work));
+      this.running.add(work);
+    }
     return toExport(record);
+  }
+
+  /**
+   * A worker's run of an export job: the file is written again from the start, so a run cut off
+   * by a dead node is simply repeated by another.
+   */
+  async runJob(queued: QueuedJob): Promise<void> {
+    const job = queued.payload as ExportJob;
+    const record = await this.port.exports.get(job.export_id);
+    if (!record || record.status !== 'processing') return;
+    const table = record.table_id ? await this.port.tables.get(record.table_id) : undefined;
+    if (!table || table.deleted_at !== null) {
+      await this.update({ ...record, status: 'failed', error: `table ${record.table_id} was deleted before the export was written`, updated_at: this.clock.now() });
+      return;
+    }
+    await this.write(record, table, job.query, job.with_schema);
   }
 
   private async write(record: ExportRecord, table: TableRecord, query: { filter?: string; order: string; q?: string; limit: number }, withSchema: boolean): Promise<void> {
@@ -243,6 +278,23 @@ export class ExportsService {
     });
     for (const record of expired) this.files.removeFile(record);
     return expired.length;
+  }
+
+  /**
+   * With a job queue: fails the exports that no worker will write (their job is dead, or there is
+   * none and the export has not moved for `graceMs`). The others are their workers'.
+   */
+  async sweep(graceMs: number): Promise<number> {
+    if (!this.jobs) return 0;
+    let failed = 0;
+    for (const record of (await this.port.exports.all()).filter((e) => e.status === 'processing')) {
+      const state = await this.jobs.state(EXPORT_JOB, record.id);
+      if (state === 'queued' || state === 'running') continue;
+      if (state === null && this.clock.now() - record.updated_at < graceMs) continue;
+      await this.update({ ...record, status: 'failed', error: 'interrupted: no worker could write the export', updated_at: this.clock.now() });
+      failed++;
+    }
+    return failed;
   }
 
   /** Exports a stopped process left half written are failed at start. */

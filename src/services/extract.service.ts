@@ -4,7 +4,7 @@
  * into the batch only); and the end is announced by a webhook event. Progress is reported as it
  * happens for the streaming endpoint.
  */
-import type { BatchStatus } from '../domain/batches';
+import { batchUnderWay, type BatchStatus } from '../domain/batches';
 import { columnIdFrom, needsReview, type Column, type ColumnType } from '../domain/columns';
 import type { Strictness } from '../domain/tables';
 import type { Config } from '../config';
@@ -33,7 +33,9 @@ import {
   type SourceDocument,
 } from '../extract';
 import type { BatchRecord, BatchRow, ExtractionRecord, SchemaJson } from '../store/batches.store';
+import type { EventLog } from '../store/events';
 import type { FilesStore } from '../store/files.store';
+import type { JobQueue, QueuedJob } from '../store/queue';
 import type { Repositories, StorePort } from '../store/port';
 import { toBatch, toExtraction } from './batches.service';
 import { checkColumns, normalizeColumn } from './columns.rules';
@@ -91,6 +93,28 @@ export interface ExtractResponse {
 
 /** Progress as it happens: `batch`, `file`, `rows`, `progress`, `file_error`, `done`. */
 export type ExtractListener = (event: string, data: unknown) => void;
+
+/** The job kind of a batch's extraction. */
+export const EXTRACT_JOB = 'extract';
+
+/** What a worker needs to run a batch that `start` stored; the rest is in its records. */
+export interface ExtractJob {
+  batch_id: string;
+  organization_id: string;
+  /** The format of each file, in order. */
+  formats: Format[];
+  /** Per file, why it fails before it is read (a container that could not be unpacked). */
+  failures: Array<string | null>;
+  /** The schema given or the table's; null: inferred from the first readable file. */
+  schema: SchemaJson | null;
+  topic: string;
+}
+
+/** Thrown inside the transaction that would end a batch that has ended already. */
+class BatchEnded extends Error {}
+
+const isFinal = (status: BatchStatus) => !batchUnderWay(status);
+const endEvent = (status: BatchStatus) => (status === 'complete' ? 'batch.complete' : status === 'partial' ? 'batch.partial' : 'batch.failed');
 
 interface Prepared {
   /** Its documents are the batch's files: containers (e-mails, ZIP archives) unpacked into theirs. */
@@ -213,6 +237,9 @@ export class ExtractService {
     private readonly log: Logger,
     /** The layouts a table's corrected documents show (see examples.service.ts). */
     private readonly layoutsFor: (tableId: string) => Promise<LearnedLayout[]>,
+    private readonly events: EventLog,
+    /** The shared queue that worker nodes take batches from (PostgreSQL); null: this process runs them. */
+    private readonly jobs: JobQueue | null,
   ) {}
 
   /** Fetches a `url` document with the outbound address rules and the per-file size cap. */
@@ -256,8 +283,44 @@ export class ExtractService {
     });
   }
 
-  /** Runs a prepared extraction to its end; `listen` hears every step. Never throws for a bad file. */
+  /**
+   * Each event of a batch goes to its log (so a client on any node can follow it) and, when the
+   * work runs in the process that took the request, straight to that request's listener. Appends
+   * are chained: the log keeps them in the order they were made.
+   */
+  private emitter(batchId: string, direct?: ExtractListener) {
+    let chain = Promise.resolve();
+    const emit = (event: string, data: unknown) => {
+      direct?.(event, data);
+      chain = chain.then(() => this.events.append(batchId, event, data)).catch((error) => {
+        this.log.error('batch_event_failed', { batch_id: batchId, event, error: String((error as Error)?.stack ?? error) });
+      });
+    };
+    return { emit, flush: () => chain };
+  }
+
+  /**
+   * Runs a prepared extraction to its end; `listen` hears every step. Never throws for a bad file.
+   * With a job queue (PostgreSQL) a worker node does the work and this request follows its events.
+   */
   async run(prepared: Prepared, listen: ExtractListener = () => {}): Promise<ExtractResponse> {
+    if (!this.jobs) return this.process(await this.start(prepared, listen), listen);
+    const job = await this.start(prepared);
+    let finished!: (response: ExtractResponse) => void;
+    const done = new Promise<ExtractResponse>((resolve) => (finished = resolve));
+    const unfollow = await this.events.follow(job.batch_id, 0, ({ event, data }) => (event === 'done' ? finished(data as ExtractResponse) : listen(event, data)));
+    try {
+      await this.jobs.enqueue(EXTRACT_JOB, job.batch_id, job);
+      const response = await done;
+      listen('done', response);
+      return response;
+    } finally {
+      await unfollow();
+    }
+  }
+
+  /** Stores the files and the batch (`processing`, every file `pending`): what a worker needs to run it. */
+  async start(prepared: Prepared, listen?: ExtractListener): Promise<ExtractJob> {
     const { request } = prepared;
     const started = this.clock.now();
     const table = request.tableId ? await this.tables.requireActive(request.projectId, request.tableId) : null;
@@ -287,7 +350,8 @@ export class ExtractService {
     };
     // The batch exists (`uploading`) while its files are stored; then each has its record.
     await this.save(batch);
-    listen('batch', toBatch(batch));
+    const { emit, flush } = this.emitter(batch.id, listen);
+    emit('batch', toBatch(batch));
     const extractions: ExtractionRecord[] = request.documents.map((doc, i) => {
       const stored = this.files.put(doc.bytes);
       return {
@@ -312,21 +376,66 @@ export class ExtractService {
       for (const e of extractions) await tx.batches.putExtraction(e);
       await tx.batches.put(batch);
     });
+    await flush();
+    return {
+      batch_id: batch.id,
+      organization_id: request.organizationId,
+      formats: prepared.formats,
+      failures: prepared.failures.map((f) => f ?? null),
+      schema: prepared.schema,
+      topic: prepared.topic,
+    };
+  }
 
-    let schema = prepared.schema;
+  /**
+   * Reads a started batch's files and writes its rows. Run again on a batch that a stopped worker
+   * left half done, it keeps the files that were done (their rows are the batch's) and reads the
+   * rest; the table's rows and the batch's end are written in one transaction that checks the
+   * batch has not ended, so nothing is written twice.
+   */
+  async process(job: ExtractJob, listen?: ExtractListener): Promise<ExtractResponse> {
+    const { emit, flush } = this.emitter(job.batch_id, listen);
+    try {
+      return await this.processFiles(job, emit);
+    } finally {
+      await flush();
+    }
+  }
+
+  private async processFiles(job: ExtractJob, listen: ExtractListener): Promise<ExtractResponse> {
+    let batch = await this.port.batches.get(job.batch_id);
+    if (!batch) throw new Error(`batch ${job.batch_id} does not exist`);
+    const extractions = await this.extractionsOf(batch);
+    if (isFinal(batch.status)) {
+      const response = await this.responseOf(batch, extractions, { table_id: batch.table_id, created: 0, merged: 0, skipped: 0, rows: [] });
+      listen('done', response);
+      return response;
+    }
+    const started = batch.created_at;
+    const table = batch.table_id ? await this.tables.requireActive(batch.project_id, batch.table_id) : null;
+    let schema = job.schema ?? (batch.schema_json.columns.length ? batch.schema_json : null);
     const layouts = table ? await this.layoutsFor(table.id) : [];
-    const collected: Array<{ row: MappedRow; extraction: ExtractionRecord }> = [];
-    for (const [index, doc] of request.documents.entries()) {
-      let extraction: ExtractionRecord = { ...extractions[index]!, status: 'processing' };
-      batch = { ...batch, current_file: doc.name, updated_at: this.clock.now() };
+    // Files a worker finished before it stopped keep their rows; the others are read (again).
+    const kept = await this.port.batches.batchRows(batch.id);
+    const finishedIds = new Set(extractions.filter((e) => e.status === 'complete' || e.status === 'failed').map((e) => e.id));
+    const collected: Array<{ values: Record<string, unknown>; confidence: number; extraction_id: string }> = kept.filter((r) => finishedIds.has(r.extraction_id));
+    batch = { ...batch, files_done: finishedIds.size };
+    for (const [index, pending] of extractions.entries()) {
+      if (finishedIds.has(pending.id)) continue;
+      let extraction: ExtractionRecord = { ...pending, status: 'processing' };
+      const name = extraction.file_name;
+      batch = { ...batch, current_file: name, updated_at: this.clock.now() };
       await this.save(batch, extraction);
-      listen('file', { extraction_id: extraction.id, file_name: doc.name, index, file_count: batch.file_count });
+      listen('file', { extraction_id: extraction.id, file_name: name, index, file_count: batch.file_count });
       try {
         // A scan's pages take seconds each: every page read is a progress event.
         const onPage = (pagesDone: number, pageCount: number) =>
-          listen('progress', { files_done: batch.files_done, file_count: batch.file_count, total_rows: collected.length, file_name: doc.name, pages_done: pagesDone, page_count: pageCount });
-        if (prepared.failures[index]) throw new UnreadableDocument(prepared.failures[index]);
-        const reading = await readDocument(doc, prepared.formats[index], onPage);
+          listen('progress', { files_done: batch!.files_done, file_count: batch!.file_count, total_rows: collected.length, file_name: name, pages_done: pagesDone, page_count: pageCount });
+        if (job.failures[index]) throw new UnreadableDocument(job.failures[index]!);
+        const bytes = this.files.read(extraction.file_key);
+        if (!bytes) throw new UnreadableDocument('the uploaded file is missing from the files folder (with several nodes, ROWSMITH_FILES_DIR must be one folder that every node shares)');
+        const doc: SourceDocument = { name, contentType: extraction.content_type, bytes };
+        const reading = await readDocument(doc, job.formats[index], onPage);
         const notes = reading.notes ?? [];
         if (!schema) {
           const columns = inferColumns(recordGroups(reading.tables, reading.groups));
@@ -336,49 +445,50 @@ export class ExtractService {
           }
         }
         if (!schema && !reading.optional) throw new UnreadableDocument('no table or fields found to build a schema from');
-        const mapped = schema ? await this.mapReading(reading, schema, prepared.topic, layouts) : [];
+        const mapped = schema ? await this.mapReading(reading, schema, job.topic, layouts) : [];
         const unfit = schema ? misfit(mapped, schema.strictness) : null;
         if (unfit && !reading.optional) throw new UnreadableDocument(unfit);
-        const kept = schema && !unfit ? mapped.filter((row) => accepted(row, schema!.columns, schema!.strictness)) : [];
+        const accepted_ = schema && !unfit ? mapped.filter((row) => accepted(row, schema!.columns, schema!.strictness)) : [];
         const why =
           mapped.find((r) => r.problems.length)?.problems[0] ??
           (schema?.strictness === 'strict' && mapped.some((r) => r.confidence < STRICT_MIN_CONFIDENCE)
             ? `a strict table keeps rows of confidence ${STRICT_MIN_CONFIDENCE} or more`
             : 'a required value is missing');
-        if (kept.length === 0 && !reading.optional) {
+        if (accepted_.length === 0 && !reading.optional) {
           throw new UnreadableDocument(mapped.length ? `none of the ${mapped.length} rows found fit the columns (${why})` : 'no rows matching the columns were found');
         }
-        const rejected = mapped.length - kept.length;
+        const rejected = mapped.length - accepted_.length;
         extraction = {
           ...extraction,
           status: 'complete',
-          row_count: kept.length,
-          confidence: mean(kept.map((r) => r.confidence)),
+          row_count: accepted_.length,
+          confidence: mean(accepted_.map((r) => r.confidence)),
           rows_key: `${batch.id}/${extraction.id}`,
           error: [...(rejected ? [`${rejected} of ${mapped.length} rows left out: ${why}`] : []), ...notes].join('; ').slice(0, 2048) || null,
         };
-        const batchRows: BatchRow[] = kept.map((row) => ({ extraction_id: extraction.id, values: row.values, confidence: row.confidence }));
+        const batchRows: BatchRow[] = accepted_.map((row) => ({ extraction_id: extraction.id, values: row.values, confidence: row.confidence }));
         batch = { ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() };
+        const saved = batch;
         await this.port.transaction(async (tx) => {
           // Kept for provenance, examples and evaluation, which look at the document again; a
           // reading of tables alone (a spreadsheet) is quick to make again, and kept only when a row is reviewed.
           if (extraction.file_checksum && table && (reading.pages?.length || reading.lines.length)) await tx.readings.put(extraction.file_checksum, reading);
-          await tx.batches.addRows(batch.id, batchRows);
+          await tx.batches.addRows(saved.id, batchRows);
           await tx.batches.putExtraction(extraction);
-          await tx.batches.put(batch);
+          await tx.batches.put(saved);
         });
-        for (const row of kept) collected.push({ row, extraction });
-        listen('rows', { extraction_id: extraction.id, file_name: doc.name, ...(reading.source ? { source: reading.source } : {}), rows: kept.map((r) => ({ ...r.values, _confidence: r.confidence, _needs_review: needsReview(r.confidence) })) });
+        collected.push(...batchRows);
+        listen('rows', { extraction_id: extraction.id, file_name: name, ...(reading.source ? { source: reading.source } : {}), rows: accepted_.map((r) => ({ ...r.values, _confidence: r.confidence, _needs_review: needsReview(r.confidence) })) });
       } catch (error) {
         // What went wrong with the document is the user's to know; our own failures are logged, not shown.
         const known = error instanceof UnreadableDocument || error instanceof LlmError || error instanceof ApiError;
         const message = known ? (error as Error).message : 'the file could not be read (an internal error; it is logged)';
-        if (!known) this.log.error('extraction_failed', { batch_id: batch.id, file_name: doc.name, error: String((error as Error)?.stack ?? error) });
+        if (!known) this.log.error('extraction_failed', { batch_id: batch.id, file_name: name, error: String((error as Error)?.stack ?? error) });
         const scanned = extraction.file_type === 'text_pdf' && /no text layer/.test(message);
         extraction = { ...extraction, status: 'failed', error: message.slice(0, 2048), file_type: scanned ? 'scanned' : extraction.file_type, row_count: 0 };
         batch = { ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() };
         await this.save(batch, extraction);
-        listen('file_error', { extraction_id: extraction.id, file_name: doc.name, error: extraction.error });
+        listen('file_error', { extraction_id: extraction.id, file_name: name, error: extraction.error });
       }
       extractions[index] = extraction;
       listen('progress', { files_done: batch.files_done, file_count: batch.file_count, total_rows: collected.length });
@@ -386,13 +496,13 @@ export class ExtractService {
 
     const failed = extractions.filter((e) => e.status === 'failed').length;
     const status: BatchStatus = failed === extractions.length ? 'failed' : failed > 0 ? 'partial' : 'complete';
-    const downloads = (format: string) => `/v1/projects/${batch.project_id}/batches/${batch.id}/download/${format}`;
+    const downloads = (format: string) => `/v1/projects/${batch!.project_id}/batches/${batch!.id}/download/${format}`;
     const finish = (error: string | null, finalStatus: BatchStatus): BatchRecord => ({
-      ...batch,
+      ...batch!,
       status: finalStatus,
       current_file: null,
       total_rows: collected.length,
-      confidence: mean(collected.map((c) => c.row.confidence)),
+      confidence: mean(collected.map((c) => c.confidence)),
       duration_ms: this.clock.now() - started,
       error,
       csv_key: downloads('csv'),
@@ -401,52 +511,140 @@ export class ExtractService {
       updated_at: this.clock.now(),
     });
     // The batch's final record and its webhook event are written in one transaction: a crash
-    // leaves both or neither.
+    // leaves both or neither. A batch another worker has ended meanwhile is left as it ended.
     const announce = async (tx: Repositories, final: BatchRecord) => {
+      const current = await tx.batches.get(final.id);
+      if (current && isFinal(current.status)) throw new BatchEnded();
       batch = final;
       await tx.batches.put(final);
-      const event = final.status === 'complete' ? 'batch.complete' : final.status === 'partial' ? 'batch.partial' : 'batch.failed';
-      await this.webhooks.enqueue(tx, request.organizationId, event, { ...toBatch(final), extractions: extractions.map(toExtraction) });
+      await this.webhooks.enqueue(tx, job.organization_id, endEvent(final.status), { ...toBatch(final), extractions: extractions.map(toExtraction) });
     };
     const filesFailed = failed ? `${failed} of ${extractions.length} files failed` : null;
     let result: Record<string, unknown>;
-    if (table && collected.length) {
-      batch = { ...batch, status: 'merging', current_file: null, updated_at: this.clock.now() };
-      await this.save(batch);
-      try {
-        const written = await this.rows.insertExtracted(
-          request.projectId,
-          table.id,
-          collected.map(({ row, extraction }) => ({ values: row.values, origin: { batch_id: batch.id, extraction_id: extraction.id, confidence: row.confidence } })),
-          (_, tx) => announce(tx, finish(filesFailed, status)),
-        );
-        result = { table_id: table.id, created: written.created, merged: written.merged, skipped: written.skipped, rows: written.rows.slice(0, RESULT_ROWS) };
-      } catch (error) {
-        const message = error instanceof ApiError ? error.message : 'the rows could not be written to the table';
-        await this.port.transaction((tx) => announce(tx, finish(`merging failed: ${message}`, 'failed')));
-        result = { table_id: table.id, created: 0, merged: 0, skipped: 0, rows: [] };
+    try {
+      if (table && collected.length) {
+        batch = { ...batch, status: 'merging', current_file: null, updated_at: this.clock.now() };
+        await this.save(batch);
+        try {
+          const written = await this.rows.insertExtracted(
+            batch.project_id,
+            table.id,
+            collected.map((row) => ({ values: row.values, origin: { batch_id: batch!.id, extraction_id: row.extraction_id, confidence: row.confidence } })),
+            (_, tx) => announce(tx, finish(filesFailed, status)),
+          );
+          result = { table_id: table.id, created: written.created, merged: written.merged, skipped: written.skipped, rows: written.rows.slice(0, RESULT_ROWS) };
+        } catch (error) {
+          if (error instanceof BatchEnded) throw error;
+          const message = error instanceof ApiError ? error.message : 'the rows could not be written to the table';
+          await this.port.transaction((tx) => announce(tx, finish(`merging failed: ${message}`, 'failed')));
+          result = { table_id: table.id, created: 0, merged: 0, skipped: 0, rows: [] };
+        }
+      } else {
+        await this.port.transaction((tx) => announce(tx, finish(filesFailed, status)));
+        if (table) await this.tables.markUsed(batch.project_id, table.id);
+        result = table ? { table_id: table.id, created: 0, merged: 0, skipped: 0, rows: [] } : { schema: batch.schema_json, rows: collected.slice(0, RESULT_ROWS).map((c) => c.values) };
       }
-    } else {
-      await this.port.transaction((tx) => announce(tx, finish(filesFailed, status)));
-      if (table) await this.tables.markUsed(request.projectId, table.id);
-      result = table
-        ? { table_id: table.id, created: 0, merged: 0, skipped: 0, rows: [] }
-        : { schema: batch.schema_json, rows: collected.slice(0, RESULT_ROWS).map((c) => c.row.values) };
+    } catch (error) {
+      if (!(error instanceof BatchEnded)) throw error;
+      batch = (await this.port.batches.get(batch.id))!;
+      result = { table_id: batch.table_id, created: 0, merged: 0, skipped: 0, rows: [] };
     }
     this.webhooks.wake();
-    const response: ExtractResponse = {
+    const response = await this.responseOf(batch, extractions, result, collected.length);
+    listen('done', response);
+    return response;
+  }
+
+  private async extractionsOf(batch: BatchRecord): Promise<ExtractionRecord[]> {
+    const found = await Promise.all(batch.extraction_ids.map((id) => this.port.batches.getExtraction(id)));
+    return found.filter((e): e is ExtractionRecord => e !== undefined);
+  }
+
+  private async responseOf(batch: BatchRecord, extractions: ExtractionRecord[], result: Record<string, unknown>, rows = batch.total_rows ?? 0): Promise<ExtractResponse> {
+    return {
       batch_id: batch.id,
       status: batch.status,
       confidence: batch.confidence,
       duration_ms: batch.duration_ms,
       fail_count: extractions.filter((e) => e.status === 'failed').length,
       success_count: extractions.filter((e) => e.status === 'complete').length,
-      total_rows: batch.status === 'failed' ? 0 : collected.length,
+      total_rows: batch.status === 'failed' ? 0 : rows,
       files: extractions.map((e) => ({ file_name: e.file_name, status: e.status, rows: e.row_count, confidence: e.confidence, error: e.error })),
       result,
     };
-    listen('done', response);
-    return response;
+  }
+
+  /**
+   * A worker's run of an extraction job. A request the batch cannot be run for (its table was
+   * deleted meanwhile) ends the batch at once; any other failure is retried, and ends the batch
+   * on the last attempt.
+   */
+  async runJob(job: QueuedJob): Promise<void> {
+    const payload = job.payload as ExtractJob;
+    try {
+      await this.process(payload);
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500) {
+        await this.abandon(payload.batch_id, error.message);
+        return;
+      }
+      if (job.attempts >= job.maxAttempts) await this.abandon(payload.batch_id, `the extraction failed on each of ${job.attempts} attempts`);
+      throw error;
+    }
+  }
+
+  /**
+   * With a job queue: ends the batches that no worker will finish: their job is dead (out of
+   * attempts, or its worker died on the last one) or done without ending them, or there is no job
+   * and the batch has not moved for `graceMs` (the node that took the request stopped before
+   * queueing it). Batches whose job is queued or running are left to their workers.
+   */
+  async sweep(graceMs: number): Promise<number> {
+    if (!this.jobs) return 0;
+    let ended = 0;
+    for (const batch of await this.port.batches.unfinished()) {
+      const state = await this.jobs.state(EXTRACT_JOB, batch.id);
+      if (state === 'queued' || state === 'running') continue;
+      if (state === null && this.clock.now() - batch.updated_at < graceMs) continue;
+      const reason = state === null ? 'the node that took the request stopped before queueing it' : 'no worker could finish the extraction';
+      if (await this.abandon(batch.id, reason)) ended++;
+    }
+    return ended;
+  }
+
+  /**
+   * Ends a batch that no worker will finish (its job ran out of attempts, or was never queued):
+   * unfinished files and the batch fail with `reason`, the webhook event goes out, and followers
+   * get `done`. A batch that has ended meanwhile is left alone. Returns whether it ended it.
+   */
+  async abandon(batchId: string, reason: string): Promise<boolean> {
+    const { emit, flush } = this.emitter(batchId);
+    let ended: { batch: BatchRecord; extractions: ExtractionRecord[] } | null = null;
+    await this.port.transaction(async (tx) => {
+      const batch = await tx.batches.get(batchId);
+      if (!batch || isFinal(batch.status)) return;
+      const extractions: ExtractionRecord[] = [];
+      for (const id of batch.extraction_ids) {
+        let extraction = await tx.batches.getExtraction(id);
+        if (!extraction) continue;
+        if (extraction.status === 'pending' || extraction.status === 'processing') {
+          extraction = { ...extraction, status: 'failed', error: `interrupted: ${reason}` };
+          await tx.batches.putExtraction(extraction);
+        }
+        extractions.push(extraction);
+      }
+      const final: BatchRecord = { ...batch, status: 'failed', current_file: null, error: `interrupted: ${reason}`, updated_at: this.clock.now() };
+      await tx.batches.put(final);
+      const project = await tx.accounts.getProject(final.project_id);
+      if (project) await this.webhooks.enqueue(tx, project.organization_id, endEvent(final.status), { ...toBatch(final), extractions: extractions.map(toExtraction) });
+      ended = { batch: final, extractions };
+    });
+    if (!ended) return false;
+    const { batch, extractions } = ended as { batch: BatchRecord; extractions: ExtractionRecord[] };
+    this.webhooks.wake();
+    emit('done', await this.responseOf(batch, extractions, batch.table_id ? { table_id: batch.table_id, created: 0, merged: 0, skipped: 0, rows: [] } : { schema: batch.schema_json, rows: [] }, 0));
+    await flush();
+    return true;
   }
 
   /** Rows of a reading; prose with no structure goes to the language model when one is configured. */

@@ -17,6 +17,7 @@
  * measured from the database's.
  */
 import type { SQL } from 'bun';
+import type { JobQueue, JobState } from '../queue';
 
 /** Every enqueue notifies this channel with the job's kind, so idle workers wake instead of polling. */
 export const JOBS_CHANNEL = 'rowsmith_jobs';
@@ -178,4 +179,23 @@ export async function fail(sql: SQL, job: Lease, worker: string, error: string, 
 export async function listen(sql: SQL, channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {
   const subscription = await sql.listen(channel, onMessage);
   return () => subscription.unlisten();
+}
+
+/** Where a kind's job of this key is, or null when there is none. */
+export async function stateOf(sql: SQL, kind: string, key: string): Promise<JobState | null> {
+  const [row] = await sql.unsafe('SELECT state FROM jobs WHERE kind = $1 AND key = $2', [kind, key]);
+  return row ? row.state : null;
+}
+
+/** The queue as workers and services see it (`src/jobs/queue.ts`). */
+export function pgJobQueue(sql: SQL): JobQueue {
+  return {
+    enqueue: async (kind, key, payload) => void (await enqueue(sql, { kind, key, payload })),
+    claim: (kinds, worker, leaseMs, limit) => claim(sql, { kinds, worker, leaseMs, limit }),
+    heartbeat: (job, worker, leaseMs) => heartbeat(sql, job, worker, leaseMs),
+    complete: (job, worker) => complete(sql, job, worker),
+    fail: (job, worker, error, retryInMs) => fail(sql, job, worker, error, retryInMs === null ? null : { inMs: retryInMs }),
+    onEnqueued: (wake) => listen(sql, JOBS_CHANNEL, wake),
+    state: (kind, key) => stateOf(sql, kind, key),
+  };
 }

@@ -7,6 +7,7 @@
  */
 import type { SQL } from 'bun';
 import { createHash } from 'node:crypto';
+import { BATCH_EVENTS_TABLE } from './events';
 import { RECORDS_SCHEMA } from './records.schema';
 import { ROWS_SCHEMA, ROWS_VALUES_CHECK } from './schema';
 
@@ -47,6 +48,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 1, name: 'rows and jobs', sql: ROWS_SCHEMA + JOBS_TABLE },
   { id: 2, name: 'records of the store port', sql: RECORDS_SCHEMA },
   { id: 3, name: 'list values may hold nulls', sql: ROWS_VALUES_CHECK },
+  { id: 4, name: 'batch events', sql: BATCH_EVENTS_TABLE },
 ];
 
 /** Any constant shared by all nodes; it only has to differ from other advisory locks of the database. */
