@@ -86,6 +86,8 @@ export const ROWSMITH_ADDITIONS: RegExp[] = [
   /^(GET|DELETE) \/v1\/projects\/[^/]+\/tables\/[^/]+\/examples(\/[^/]+)?$/,
   /^POST \/v1\/projects\/[^/]+\/tables\/[^/]+\/evaluate$/,
   /^GET \/v1\/projects\/[^/]+\/tables\/[^/]+\/rows\/[^/]+\/(provenance|source\/pages\/[^/]+)$/,
+  // A batch's progress for any client, on any node.
+  /^GET \/v1\/projects\/[^/]+\/batches\/[^/]+\/events$/,
 ];
 
 export interface ShapeCheck {

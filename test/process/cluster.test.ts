@@ -7,6 +7,7 @@ import { SQL } from 'bun';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { ConfigError, loadConfig } from '../../src/config';
 import { tempDir } from '../helpers/app';
 import { POSTGRES_BIN, startPostgres, type PgCluster } from '../helpers/postgres';
 import { startServer, type ServerProcess } from '../helpers/process';
@@ -17,6 +18,18 @@ const KEY = 'cluster-test-admin-key-0123456789';
 const P = '/v1/projects/proj_default';
 const headers = { authorization: `ApiKey ${KEY}` };
 const LEASE_MS = 1500;
+
+describe('ROWSMITH_ROLE and ROWSMITH_FILES_DIR in the configuration', () => {
+  const pg = { ROWSMITH_STORE: 'postgres', ROWSMITH_DATABASE_URL: 'postgres://u@db/rowsmith' };
+  test('all by default; api and worker, and a shared files folder, only on PostgreSQL', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/data' })).toMatchObject({ role: 'all', filesDir: '/srv/data' });
+    expect(loadConfig({ ...pg, DATA_DIR: '/srv/data', ROWSMITH_ROLE: 'Worker', ROWSMITH_FILES_DIR: '/mnt/shared' })).toMatchObject({ role: 'worker', filesDir: '/mnt/shared' });
+    expect(() => loadConfig({ ...pg, ROWSMITH_ROLE: 'scheduler' })).toThrow(/ROWSMITH_ROLE must be all, api or worker/);
+    expect(() => loadConfig({ ROWSMITH_ROLE: 'api' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ROWSMITH_FILES_DIR: '/mnt/shared' })).toThrow(/ROWSMITH_FILES_DIR needs ROWSMITH_STORE=postgres/);
+    expect(() => loadConfig({ ...pg, ROWSMITH_JOB_LEASE_MS: '10' })).toThrow(/ROWSMITH_JOB_LEASE_MS/);
+  });
+});
 
 describe.skipIf(!POSTGRES_BIN)('three nodes on one PostgreSQL', () => {
   let cluster: PgCluster;
@@ -170,6 +183,26 @@ describe.skipIf(!POSTGRES_BIN)('three nodes on one PostgreSQL', () => {
       expect(read.body.n).toBe(n);
     }
   });
+
+  test('an export asked of the API node is written by a worker into the shared folder, and downloads from any node', async () => {
+    const c = await nodeC();
+    const table = await makeTable(a, [{ id: 'n', name: 'N', type: 'number' }]);
+    const bulk = await call(a, 'POST', `${P}/tables/${table}/rows/bulk`, { creates: Array.from({ length: 50 }, (_, n) => ({ n })) });
+    expect(bulk.status).toBe(200);
+    const started = await call(a, 'GET', `${P}/tables/${table}/export?format=csv&order=n.asc`);
+    expect(started.body.status).toBe('processing');
+    let status = started.body.status;
+    for (const deadline = Date.now() + 20_000; status === 'processing' && Date.now() < deadline; await Bun.sleep(50)) {
+      status = (await call(c, 'GET', `${P}/exports/${started.body.id}`)).body.status;
+    }
+    expect(status).toBe('complete');
+    const [job] = await db.unsafe(`SELECT state, lease_owner FROM jobs WHERE kind = 'export' AND key = $1`, [started.body.id]);
+    expect(job.state).toBe('done');
+    const download = await fetch(`${a.url}${P}/exports/${started.body.id}/download`, { headers });
+    expect(download.status).toBe(200);
+    const lines = (await download.text()).trim().split(/\r?\n/);
+    expect(lines).toHaveLength(51);
+  }, 60_000);
 
   test('webhook deliveries go out once per attempt across nodes', async () => {
     const c = await nodeC();

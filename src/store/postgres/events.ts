@@ -54,7 +54,7 @@ export class PgEventLog implements EventLog {
         );
         return;
       } catch (error) {
-        if ((error as { errno?: string }).errno !== '23505' || attempt >= 5) throw error;
+        if ((error as { errno?: string }).errno !== '23505' || attempt >= 20) throw error;
       }
     }
   }
