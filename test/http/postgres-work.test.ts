@@ -1,0 +1,77 @@
+/**
+ * Work that no worker will finish, on PostgreSQL: an API node's sweep ends it, so no batch or
+ * export stays `processing` for ever and a client waiting on it gets its answer.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { ADMIN_KEY, startPostgresApp, type PostgresTestApp } from '../helpers/app';
+import { POSTGRES_BIN, startPostgres, type PgCluster } from '../helpers/postgres';
+
+const P = '/v1/projects/proj_default';
+
+describe.skipIf(!POSTGRES_BIN)('work no worker will finish', () => {
+  let cluster: PgCluster;
+  let api: PostgresTestApp;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    // An API node alone: nothing claims its jobs.
+    // The webhook's host resolves to a public address that is never sent to: the test only looks at the queued delivery.
+    api = await startPostgresApp(cluster, { config: { role: 'api' }, network: { resolver: async () => ['93.184.215.14'] } });
+  }, 120_000);
+  afterAll(async () => {
+    await api?.close();
+    await cluster?.stop();
+  });
+
+  const jobOf = async (kind: string) => {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await Bun.sleep(20)) {
+      const [job] = await api.sql.unsafe(`SELECT id, key, state FROM jobs WHERE kind = $1 ORDER BY id DESC LIMIT 1`, [kind]);
+      if (job) return job as { id: string; key: string; state: string };
+    }
+    throw new Error(`no ${kind} job`);
+  };
+
+  test('an extraction whose job died is failed by the sweep: the waiting request gets its end, followers get done, the webhook event is queued', async () => {
+    const table = (await api.request('POST', `${P}/tables`, { body: { name: 'Orders', columns_json: [{ id: 'order_id', name: 'Order ID' }] } })).body.id;
+    const hook = await api.request('POST', '/v1/organizations/org_default/webhooks', { body: { url: 'https://hooks.example.com/rowsmith', events: ['batch.failed'] } });
+    expect(hook.status).toBe(201);
+    const form = new FormData();
+    form.append('file', new File(['Order ID\nA-1\n'], 'a.csv', { type: 'text/csv' }));
+    const response = api.app.handle(
+      new Request(`http://localhost${P}/tables/${table}/extract-stream`, { method: 'POST', headers: { authorization: `ApiKey ${ADMIN_KEY}` }, body: form }),
+    );
+    const job = await jobOf('extract');
+    expect(job.state).toBe('queued');
+    // Queued and young: the sweep leaves it to the workers.
+    expect(await api.services.extract.sweep(0)).toBe(0);
+    await api.sql.unsafe(`UPDATE jobs SET state = 'dead', last_error = 'the lease ran out on the last attempt' WHERE id = $1::text::bigint`, [job.id]);
+    expect(await api.services.extract.sweep(0)).toBe(1);
+    expect(await api.services.extract.sweep(0)).toBe(0);
+
+    const events: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (e) => events.push(e) });
+    const decoder = new TextDecoder();
+    for await (const chunk of (await response).body!) parser.feed(decoder.decode(chunk, { stream: true }));
+    expect(events.map((e) => e.event)).toEqual(['batch', 'done']);
+    const done = JSON.parse(events[1]!.data);
+    expect(done).toMatchObject({ batch_id: job.key, status: 'failed', fail_count: 1, total_rows: 0 });
+    expect(done.files[0].error).toBe('interrupted: no worker could finish the extraction');
+    const batch = (await api.request('GET', `${P}/batches/${job.key}`)).body;
+    expect(batch).toMatchObject({ status: 'failed', error: 'interrupted: no worker could finish the extraction' });
+    const deliveries = (await api.request('GET', `/v1/organizations/org_default/webhooks/${hook.body.id}/deliveries`)).body;
+    expect(JSON.stringify(deliveries)).toContain(job.key);
+  }, 60_000);
+
+  test('an export whose job died is failed by the sweep; one still queued is left', async () => {
+    const table = (await api.request('POST', `${P}/tables`, { body: { name: 'Numbers', columns_json: [{ id: 'n', name: 'N', type: 'number' }] } })).body.id;
+    const started = (await api.request('GET', `${P}/tables/${table}/export?format=csv`)).body;
+    expect(started.status).toBe('processing');
+    const job = await jobOf('export');
+    expect(job.key).toBe(started.id);
+    expect(await api.services.exports.sweep(0)).toBe(0);
+    await api.sql.unsafe(`UPDATE jobs SET state = 'dead' WHERE id = $1::text::bigint`, [job.id]);
+    expect(await api.services.exports.sweep(0)).toBe(1);
+    const after = (await api.request('GET', `${P}/exports/${started.id}`)).body;
+    expect(after).toMatchObject({ status: 'failed', error: 'interrupted: no worker could write the export' });
+  });
+});
