@@ -33,7 +33,9 @@ import { RowIndex } from './services/row-index';
 import { RowsQuery } from './services/rows.query';
 import { RowsService, type RowCaches, type RowsQueryEngine } from './services/rows.service';
 import { IdempotencyService } from './services/idempotency.service';
-import { RateLimiter } from './services/ratelimit.service';
+import { memoryBuckets, RateLimiter } from './services/ratelimit.service';
+import type { RateBuckets } from './store/ratelimit';
+import { pgRateBuckets } from './store/postgres/ratelimit';
 import { TablesService } from './services/tables.service';
 import { UsageService } from './services/usage.service';
 import { WebhooksService } from './services/webhooks.service';
@@ -105,7 +107,7 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const merger = new IndexMerger(store, rowsStore, tablesStore, tails, log, config.indexMergeIdleMs, config.indexMergeRunRows, config.indexTailMaxRows, config.indexMergeSliceMs, foreground, builds);
   const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache, new RowIndex(rowsStore, tails));
   const core = coreServices(
-    { port, cursors, query: rowsQuery, caches: { search, columns: columnCache, tails, merger }, foreground, filesDir: store.dataDir, events: new MemoryEventLog(), jobs: null },
+    { port, cursors, query: rowsQuery, caches: { search, columns: columnCache, tails, merger }, foreground, filesDir: store.dataDir, events: new MemoryEventLog(), jobs: null, buckets: memoryBuckets(clock) },
     config,
     clock,
     log,
@@ -126,7 +128,7 @@ export async function createPostgresServices(sql: SQL, config: Config, clock: Cl
   const cursors = new CursorCodec(await serverSecret(port));
   const query = new PgRowsQuery(new PgClient(sql), cursors);
   const jobs = pgJobQueue(sql);
-  const parts = { port, cursors, query, caches: null, foreground: new Foreground(config.backgroundYieldMs), filesDir: config.filesDir, events: new PgEventLog(sql), jobs };
+  const parts = { port, cursors, query, caches: null, foreground: new Foreground(config.backgroundYieldMs), filesDir: config.filesDir, events: new PgEventLog(sql), jobs, buckets: pgRateBuckets(sql) };
   const core = coreServices(parts, config, clock, log, network);
   const worker =
     config.role === 'api'
@@ -149,9 +151,11 @@ interface StoreParts {
   events: EventLog;
   /** The shared queue of extraction jobs, or null when this process runs its extractions itself. */
   jobs: JobQueue | null;
+  /** The rate limit's buckets: this process's, or the database's that every node shares. */
+  buckets: RateBuckets;
 }
 
-function coreServices({ port, cursors, query, caches, foreground, filesDir, events, jobs }: StoreParts, config: Config, clock: Clock, log: Logger, network: NetworkDeps) {
+function coreServices({ port, cursors, query, caches, foreground, filesDir, events, jobs, buckets }: StoreParts, config: Config, clock: Clock, log: Logger, network: NetworkDeps) {
   const accounts = new AccountsService(port, clock);
   const tables = new TablesService(port, clock, cursors, caches);
   const outbound = new Outbound(config.outboundPolicy, network.resolver ?? systemResolver, config.webhookCa, `rowsmith/${VERSION}`);
@@ -176,7 +180,7 @@ function coreServices({ port, cursors, query, caches, foreground, filesDir, even
     exports: new ExportsService(port, new ExportFiles(filesDir), tables, rows, clock, log, config.exportTtlMs, jobs),
     suggest: new SuggestService(config),
     templates: new TemplatesService(port, tables, cursors, clock),
-    rateLimiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock),
+    rateLimiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, buckets),
     usage: new UsageService(port.usage, clock),
     idempotency: new IdempotencyService(port.idempotency, clock),
     outbound,

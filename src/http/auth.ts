@@ -40,7 +40,7 @@ export function authPlugin(deps: AuthDeps) {
   return new Elysia({ name: 'auth' }).derive({ as: 'scoped' }, async ({ request, params }): Promise<{ principal: Principal }> => {
     const principal = await deps.accounts.authenticate(presentedKey(request.headers.get('authorization')));
     requestInfo(request).keyId = principal.key.id;
-    deps.rateLimiter.take(principal.key.id);
+    await deps.rateLimiter.take(principal.key.id);
     await deps.usage.count(principal.org);
     const path = (params ?? {}) as Record<string, string | null | undefined>;
     rejectImpossibleIds(path);

@@ -8,6 +8,7 @@
 import type { SQL } from 'bun';
 import { createHash } from 'node:crypto';
 import { BATCH_EVENTS_TABLE } from './events';
+import { RATE_BUCKETS_TABLE } from './ratelimit';
 import { RECORDS_SCHEMA } from './records.schema';
 import { ROWS_SCHEMA, ROWS_VALUES_CHECK } from './schema';
 
@@ -49,6 +50,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 2, name: 'records of the store port', sql: RECORDS_SCHEMA },
   { id: 3, name: 'list values may hold nulls', sql: ROWS_VALUES_CHECK },
   { id: 4, name: 'batch events', sql: BATCH_EVENTS_TABLE },
+  { id: 5, name: 'rate-limit buckets', sql: RATE_BUCKETS_TABLE },
 ];
 
 /** Any constant shared by all nodes; it only has to differ from other advisory locks of the database. */

@@ -1,6 +1,7 @@
 /**
- * Work that no worker will finish, on PostgreSQL: an API node's sweep ends it, so no batch or
- * export stays `processing` for ever and a client waiting on it gets its answer.
+ * What nodes on one PostgreSQL share besides the data: work that no worker will finish, which an
+ * API node's sweep ends (no batch or export stays `processing` for ever, and a client waiting on
+ * it gets its answer), and a key's rate limit, which holds across nodes.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
@@ -74,4 +75,42 @@ describe.skipIf(!POSTGRES_BIN)('work no worker will finish', () => {
     const after = (await api.request('GET', `${P}/exports/${started.id}`)).body;
     expect(after).toMatchObject({ status: 'failed', error: 'interrupted: no worker could write the export' });
   });
+});
+
+describe.skipIf(!POSTGRES_BIN)('the rate limit across nodes', () => {
+  let cluster: PgCluster;
+  const apps: PostgresTestApp[] = [];
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    // The node that joined the database closes first: the first one drops the database.
+    for (const app of apps.reverse()) await app.close();
+    await cluster?.stop();
+  });
+
+  test("a key's burst is shared by every node: past it, any node answers 429 with Retry-After, and it refills", async () => {
+    const config = { rateLimitPerSecond: 2, rateLimitBurst: 4 };
+    const first = await startPostgresApp(cluster, { config });
+    apps.push(first);
+    const second = await startPostgresApp(cluster, { config, database: first.database });
+    apps.push(second);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await (i % 2 ? second : first).request('GET', '/v1/me')).status);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    // Each node alone has let two through; together they have spent the burst.
+    const limited = await second.request('GET', '/v1/me');
+    expect(limited.status).toBe(429);
+    expect(limited.body.error_key).toBe('too_many_requests');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await first.request('GET', '/v1/me')).status).toBe(429);
+    await Bun.sleep(600);
+    expect((await first.request('GET', '/v1/me')).status).toBe(200);
+    // 40 requests at once over both nodes: the bucket is taken from one at a time, never past empty.
+    await Bun.sleep(2_100);
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? second : first).request('GET', '/v1/me')));
+    const passed = burst.filter((r) => r.status === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(4);
+    expect(passed).toBeLessThanOrEqual(5);
+  }, 60_000);
 });
