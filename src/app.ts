@@ -64,7 +64,7 @@ import { TablesStore } from './store/tables.store';
 import { FilesStore } from './store/files.store';
 import { ExportFiles } from './store/exports.store';
 import { ExamplesService } from './services/examples.service';
-import { EXTRACT_JOB } from './services/extract.service';
+import { EXTRACT_FILE_JOB, EXTRACT_JOB } from './services/extract.service';
 import { MemoryEventLog, type EventLog } from './store/events';
 import { PgEventLog } from './store/postgres/events';
 import { pgJobQueue } from './store/postgres/jobs';
@@ -133,7 +133,7 @@ export async function createPostgresServices(sql: SQL, config: Config, clock: Cl
   const worker =
     config.role === 'api'
       ? null
-      : new Worker(jobs, { [EXTRACT_JOB]: (job) => core.extract.runJob(job), [EXPORT_JOB]: (job) => core.exports.runJob(job) }, { name: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, concurrency: config.workerConcurrency, leaseMs: config.jobLeaseMs }, log);
+      : new Worker(jobs, { [EXTRACT_JOB]: (job) => core.extract.runJob(job), [EXTRACT_FILE_JOB]: (job) => core.extract.runJob(job), [EXPORT_JOB]: (job) => core.exports.runJob(job) }, { name: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, concurrency: config.workerConcurrency, leaseMs: config.jobLeaseMs }, log);
   await worker?.start();
   return { ...core, worker };
 }

@@ -7,7 +7,7 @@ import { ApiError } from '../lib/errors';
 import type { CursorCodec } from '../query/cursor';
 import type { ListSpec } from '../query/fields';
 import { envelope, listInMemory, parseListQuery, type ListParams } from '../query/list';
-import type { BatchRecord, ExtractionRecord, SchemaJson } from '../store/batches.store';
+import type { BatchRecord, BatchRow, ExtractionRecord, SchemaJson } from '../store/batches.store';
 import type { EventLog } from '../store/events';
 import type { FilesStore } from '../store/files.store';
 import type { StorePort } from '../store/port';
@@ -42,7 +42,7 @@ export const BATCH_LIST: ListSpec = {
 
 /** A column of a batch's `schema_json`: the reference's schema there is closed to these four fields. */
 export type BatchSchemaColumn = Pick<Column, 'name' | 'type' | 'description' | 'instruction'>;
-export type Batch = Omit<BatchRecord, 'extraction_ids' | 'file_names' | 'schema_json'> & {
+export type Batch = Omit<BatchRecord, 'extraction_ids' | 'file_names' | 'schema_json' | 'rows_done'> & {
   schema_json: Omit<SchemaJson, 'columns'> & { columns: BatchSchemaColumn[] };
 };
 export type Extraction = Omit<ExtractionRecord, 'content_type'>;
@@ -53,8 +53,17 @@ function batchSchemaColumn({ name, type, description, instruction }: Column): Ba
 
 /** The record as clients see it; the stored schema keeps whole columns (ids, options) for the downloads. */
 export function toBatch(record: BatchRecord): Batch {
-  const { extraction_ids: _e, file_names: _f, ...batch } = record;
+  const { extraction_ids: _e, file_names: _f, rows_done: _r, ...batch } = record;
   return { ...batch, schema_json: { ...batch.schema_json, columns: batch.schema_json.columns.map(batchSchemaColumn) } };
+}
+
+/**
+ * A batch's rows in the order of its files (each file's in their own order): files read in
+ * parallel add their rows in the order they finish.
+ */
+export function inFileOrder(rows: BatchRow[], batch: Pick<BatchRecord, 'extraction_ids'>): BatchRow[] {
+  const place = new Map(batch.extraction_ids.map((id, i) => [id, i]));
+  return rows.map((row, i) => ({ row, i, file: place.get(row.extraction_id) ?? place.size })).sort((a, b) => a.file - b.file || a.i - b.i).map((r) => r.row);
 }
 
 export function toExtraction(record: ExtractionRecord): Extraction {
@@ -146,7 +155,7 @@ export class BatchesService {
     }
     const fileNames = new Map<string, string | null>();
     for (const id of batch.extraction_ids) fileNames.set(id, (await this.port.batches.getExtraction(id))?.file_name ?? null);
-    const rows = (await this.port.batches.batchRows(batchId)).map((r) => ({ ...r.values, _file: fileNames.get(r.extraction_id) ?? null, _confidence: r.confidence, _needs_review: needsReview(r.confidence) }));
+    const rows = inFileOrder(await this.port.batches.batchRows(batchId), batch).map((r) => ({ ...r.values, _file: fileNames.get(r.extraction_id) ?? null, _confidence: r.confidence, _needs_review: needsReview(r.confidence) }));
     const bytes = await renderRows(format, [...batch.schema_json.columns, ...ROW_ORIGIN_COLUMNS], rows, batchId);
     return { body: bytes, contentType: DOWNLOAD_TYPES[format], disposition: contentDisposition('attachment', `${batchId}.${format}`) };
   }

@@ -33,11 +33,12 @@ import {
   type SourceDocument,
 } from '../extract';
 import type { BatchRecord, BatchRow, ExtractionRecord, SchemaJson } from '../store/batches.store';
+import type { TableRecord } from '../store/tables.store';
 import type { EventLog } from '../store/events';
 import type { FilesStore } from '../store/files.store';
 import type { JobQueue, QueuedJob } from '../store/queue';
 import type { Repositories, StorePort } from '../store/port';
-import { toBatch, toExtraction } from './batches.service';
+import { inFileOrder, toBatch, toExtraction } from './batches.service';
 import { checkColumns, normalizeColumn } from './columns.rules';
 import type { RowsService } from './rows.service';
 import type { TablesService } from './tables.service';
@@ -108,6 +109,22 @@ export interface ExtractJob {
   /** The schema given or the table's; null: inferred from the first readable file. */
   schema: SchemaJson | null;
   topic: string;
+}
+
+/** The job kind of one file of a batch whose files are read in parallel. */
+export const EXTRACT_FILE_JOB = 'extract-file';
+
+/** One file of a batch whose files are read in parallel. */
+interface FileJob {
+  job: ExtractJob;
+  index: number;
+}
+
+/** What every file of a batch is read with. */
+interface FileContext {
+  table: TableRecord | null;
+  layouts: LearnedLayout[];
+  extractionIds: string[];
 }
 
 /** Thrown inside the transaction that would end a batch that has ended already. */
@@ -310,7 +327,7 @@ export class ExtractService {
     const done = new Promise<ExtractResponse>((resolve) => (finished = resolve));
     const unfollow = await this.events.follow(job.batch_id, 0, ({ event, data }) => (event === 'done' ? finished(data as ExtractResponse) : listen(event, data)));
     try {
-      await this.jobs.enqueue(EXTRACT_JOB, job.batch_id, job);
+      await this.enqueue(this.jobs, job);
       const response = await done;
       listen('done', response);
       return response;
@@ -388,130 +405,172 @@ export class ExtractService {
   }
 
   /**
-   * Reads a started batch's files and writes its rows. Run again on a batch that a stopped worker
-   * left half done, it keeps the files that were done (their rows are the batch's) and reads the
-   * rest; the table's rows and the batch's end are written in one transaction that checks the
-   * batch has not ended, so nothing is written twice.
+   * Reads a started batch's files one after another and writes its rows. Run again on a batch that
+   * a stopped worker left half done, it keeps the files that were done (their rows are the
+   * batch's) and reads the rest.
    */
   async process(job: ExtractJob, listen?: ExtractListener): Promise<ExtractResponse> {
     const { emit, flush } = this.emitter(job.batch_id, listen);
     try {
-      return await this.processFiles(job, emit);
+      const batch = await this.port.batches.get(job.batch_id);
+      if (!batch) throw new Error(`batch ${job.batch_id} does not exist`);
+      if (!isFinal(batch.status)) {
+        const context = await this.contextOf(batch);
+        for (const index of batch.extraction_ids.keys()) await this.readFile(job, index, context, emit);
+      }
+      return (await this.finish(job, emit)) ?? (await this.answerOf(job.batch_id));
     } finally {
       await flush();
     }
   }
 
-  private async processFiles(job: ExtractJob, listen: ExtractListener): Promise<ExtractResponse> {
-    let batch = await this.port.batches.get(job.batch_id);
-    if (!batch) throw new Error(`batch ${job.batch_id} does not exist`);
-    const extractions = await this.extractionsOf(batch);
-    if (isFinal(batch.status)) {
-      const response = await this.responseOf(batch, extractions, { table_id: batch.table_id, created: 0, merged: 0, skipped: 0, rows: [] });
-      listen('done', response);
-      return response;
+  /**
+   * One file of a batch whose files are read in parallel, by whichever workers claim them; the
+   * worker that finishes the last one ends the batch.
+   */
+  async processFile(job: ExtractJob, index: number): Promise<void> {
+    const { emit, flush } = this.emitter(job.batch_id);
+    try {
+      const batch = await this.port.batches.get(job.batch_id);
+      if (!batch || isFinal(batch.status)) return;
+      await this.readFile(job, index, await this.contextOf(batch), emit);
+      await this.finish(job, emit);
+    } finally {
+      await flush();
     }
-    const started = batch.created_at;
-    const table = batch.table_id ? await this.tables.requireActive(batch.project_id, batch.table_id) : null;
-    let schema = job.schema ?? (batch.schema_json.columns.length ? batch.schema_json : null);
-    const layouts = table ? await this.layoutsFor(table.id) : [];
-    // Files a worker finished before it stopped keep their rows; the others are read (again).
-    const kept = await this.port.batches.batchRows(batch.id);
-    const finishedIds = new Set(extractions.filter((e) => e.status === 'complete' || e.status === 'failed').map((e) => e.id));
-    const collected: Array<{ values: Record<string, unknown>; confidence: number; extraction_id: string }> = kept.filter((r) => finishedIds.has(r.extraction_id));
-    batch = { ...batch, files_done: finishedIds.size };
-    for (const [index, pending] of extractions.entries()) {
-      if (finishedIds.has(pending.id)) continue;
-      let extraction: ExtractionRecord = { ...pending, status: 'processing' };
-      const name = extraction.file_name;
-      batch = { ...batch, current_file: name, updated_at: this.clock.now() };
-      await this.save(batch, extraction);
-      listen('file', { extraction_id: extraction.id, file_name: name, index, file_count: batch.file_count });
-      try {
-        // A scan's pages take seconds each: every page read is a progress event.
-        const onPage = (pagesDone: number, pageCount: number) =>
-          listen('progress', { files_done: batch!.files_done, file_count: batch!.file_count, total_rows: collected.length, file_name: name, pages_done: pagesDone, page_count: pageCount });
-        if (job.failures[index]) throw new UnreadableDocument(job.failures[index]!);
-        const bytes = this.files.read(extraction.file_key);
-        if (!bytes) throw new UnreadableDocument('the uploaded file is missing from the files folder (with several nodes, ROWSMITH_FILES_DIR must be one folder that every node shares)');
-        const doc: SourceDocument = { name, contentType: extraction.content_type, bytes };
-        const reading = await readDocument(doc, job.formats[index], onPage);
-        const notes = reading.notes ?? [];
-        if (!schema) {
-          const columns = inferColumns(recordGroups(reading.tables, reading.groups));
-          if (columns.length) {
-            schema = { columns, instruction: null, strictness: 'balanced' };
-            batch = { ...batch, schema_json: schema };
-          }
-        }
-        if (!schema && !reading.optional) throw new UnreadableDocument('no table or fields found to build a schema from');
-        const mapped = schema ? await this.mapReading(reading, schema, job.topic, layouts) : [];
-        const unfit = schema ? misfit(mapped, schema.strictness) : null;
-        if (unfit && !reading.optional) throw new UnreadableDocument(unfit);
-        const accepted_ = schema && !unfit ? mapped.filter((row) => accepted(row, schema!.columns, schema!.strictness)) : [];
-        const why =
-          mapped.find((r) => r.problems.length)?.problems[0] ??
-          (schema?.strictness === 'strict' && mapped.some((r) => r.confidence < STRICT_MIN_CONFIDENCE)
-            ? `a strict table keeps rows of confidence ${STRICT_MIN_CONFIDENCE} or more`
-            : 'a required value is missing');
-        if (accepted_.length === 0 && !reading.optional) {
-          throw new UnreadableDocument(mapped.length ? `none of the ${mapped.length} rows found fit the columns (${why})` : 'no rows matching the columns were found');
-        }
-        const rejected = mapped.length - accepted_.length;
-        extraction = {
-          ...extraction,
-          status: 'complete',
-          row_count: accepted_.length,
-          confidence: mean(accepted_.map((r) => r.confidence)),
-          rows_key: `${batch.id}/${extraction.id}`,
-          error: [...(rejected ? [`${rejected} of ${mapped.length} rows left out: ${why}`] : []), ...notes].join('; ').slice(0, 2048) || null,
-        };
-        const batchRows: BatchRow[] = accepted_.map((row) => ({ extraction_id: extraction.id, values: row.values, confidence: row.confidence }));
-        batch = { ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() };
-        const saved = batch;
-        await this.port.transaction(async (tx) => {
-          // Kept for provenance, examples and evaluation, which look at the document again; a
-          // reading of tables alone (a spreadsheet) is quick to make again, and kept only when a row is reviewed.
-          if (extraction.file_checksum && table && (reading.pages?.length || reading.lines.length)) await tx.readings.put(extraction.file_checksum, reading);
-          await tx.batches.addRows(saved.id, batchRows);
-          await tx.batches.putExtraction(extraction);
-          await tx.batches.put(saved);
-        });
-        collected.push(...batchRows);
-        listen('rows', { extraction_id: extraction.id, file_name: name, ...(reading.source ? { source: reading.source } : {}), rows: accepted_.map((r) => ({ ...r.values, _confidence: r.confidence, _needs_review: needsReview(r.confidence) })) });
-      } catch (error) {
-        // What went wrong with the document is the user's to know; our own failures are logged, not shown.
-        const known = error instanceof UnreadableDocument || error instanceof LlmError || error instanceof ApiError;
-        const message = known ? (error as Error).message : 'the file could not be read (an internal error; it is logged)';
-        if (!known) this.log.error('extraction_failed', { batch_id: batch.id, file_name: name, error: String((error as Error)?.stack ?? error) });
-        const scanned = extraction.file_type === 'text_pdf' && /no text layer/.test(message);
-        extraction = { ...extraction, status: 'failed', error: message.slice(0, 2048), file_type: scanned ? 'scanned' : extraction.file_type, row_count: 0 };
-        batch = { ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() };
-        await this.save(batch, extraction);
-        listen('file_error', { extraction_id: extraction.id, file_name: name, error: extraction.error });
-      }
-      extractions[index] = extraction;
-      listen('progress', { files_done: batch.files_done, file_count: batch.file_count, total_rows: collected.length });
-    }
+  }
 
-    const failed = extractions.filter((e) => e.status === 'failed').length;
+  /** What every file of a batch is read with: its table and the layouts the table learned. */
+  private async contextOf(batch: BatchRecord): Promise<FileContext> {
+    const table = batch.table_id ? await this.tables.requireActive(batch.project_id, batch.table_id) : null;
+    return { table, layouts: table ? await this.layoutsFor(table.id) : [], extractionIds: batch.extraction_ids };
+  }
+
+  /**
+   * Reads the batch's file at `index` and records its result: the file's record, its rows (the
+   * batch's), and the batch's count of files done, re-read in the same transaction, since other
+   * workers may be counting other files of the batch. A file that was done already is left.
+   */
+  private async readFile(job: ExtractJob, index: number, { table, layouts, extractionIds }: FileContext, listen: ExtractListener): Promise<void> {
+    const batchId = job.batch_id;
+    const pending = await this.port.batches.getExtraction(extractionIds[index]!);
+    if (!pending || pending.status === 'complete' || pending.status === 'failed') return;
+    let extraction: ExtractionRecord = { ...pending, status: 'processing' };
+    const name = extraction.file_name;
+    const started = await this.port.transaction(async (tx) => {
+      const batch = (await tx.batches.get(batchId))!;
+      await tx.batches.putExtraction(extraction);
+      const current = { ...batch, current_file: name, updated_at: this.clock.now() };
+      await tx.batches.put(current);
+      return current;
+    });
+    const fileCount = started.file_count;
+    listen('file', { extraction_id: extraction.id, file_name: name, index, file_count: fileCount });
+    /** Records the file's end, with its rows and, for a batch without a schema, the schema its first readable file gave. */
+    const record = (rows: BatchRow[], reading: Reading | null, inferred: SchemaJson | null) =>
+      this.port.transaction(async (tx) => {
+        const batch = (await tx.batches.get(batchId))!;
+        // Kept for provenance, examples and evaluation, which look at the document again; a
+        // reading of tables alone (a spreadsheet) is quick to make again, and kept only when a row is reviewed.
+        if (reading && extraction.file_checksum && table && (reading.pages?.length || reading.lines.length)) await tx.readings.put(extraction.file_checksum, reading);
+        if (rows.length) await tx.batches.addRows(batchId, rows);
+        await tx.batches.putExtraction(extraction);
+        const done: BatchRecord = {
+          ...batch,
+          files_done: batch.files_done + 1,
+          rows_done: (batch.rows_done ?? 0) + rows.length,
+          schema_json: inferred && batch.schema_json.columns.length === 0 ? inferred : batch.schema_json,
+          updated_at: this.clock.now(),
+        };
+        await tx.batches.put(done);
+        return done;
+      });
+    let after: BatchRecord;
+    try {
+      // A scan's pages take seconds each: every page read is a progress event.
+      const onPage = (pagesDone: number, pageCount: number) =>
+        listen('progress', { files_done: started.files_done, file_count: fileCount, total_rows: started.rows_done ?? 0, file_name: name, pages_done: pagesDone, page_count: pageCount });
+      if (job.failures[index]) throw new UnreadableDocument(job.failures[index]!);
+      const bytes = this.files.read(extraction.file_key);
+      if (!bytes) throw new UnreadableDocument('the uploaded file is missing from the files folder (with several nodes, ROWSMITH_FILES_DIR must be one folder that every node shares)');
+      const reading = await readDocument({ name, contentType: extraction.content_type, bytes }, job.formats[index], onPage);
+      const notes = reading.notes ?? [];
+      // Without a schema, the first file that gives one sets it for the files after it.
+      const current = (await this.port.batches.get(batchId))!;
+      const given = job.schema ?? (current.schema_json.columns.length ? current.schema_json : null);
+      let schema = given;
+      if (!schema) {
+        const columns = inferColumns(recordGroups(reading.tables, reading.groups));
+        if (columns.length) schema = { columns, instruction: null, strictness: 'balanced' };
+      }
+      if (!schema && !reading.optional) throw new UnreadableDocument('no table or fields found to build a schema from');
+      const mapped = schema ? await this.mapReading(reading, schema, job.topic, layouts) : [];
+      const unfit = schema ? misfit(mapped, schema.strictness) : null;
+      if (unfit && !reading.optional) throw new UnreadableDocument(unfit);
+      const kept = schema && !unfit ? mapped.filter((row) => accepted(row, schema!.columns, schema!.strictness)) : [];
+      const why =
+        mapped.find((r) => r.problems.length)?.problems[0] ??
+        (schema?.strictness === 'strict' && mapped.some((r) => r.confidence < STRICT_MIN_CONFIDENCE)
+          ? `a strict table keeps rows of confidence ${STRICT_MIN_CONFIDENCE} or more`
+          : 'a required value is missing');
+      if (kept.length === 0 && !reading.optional) {
+        throw new UnreadableDocument(mapped.length ? `none of the ${mapped.length} rows found fit the columns (${why})` : 'no rows matching the columns were found');
+      }
+      const rejected = mapped.length - kept.length;
+      extraction = {
+        ...extraction,
+        status: 'complete',
+        row_count: kept.length,
+        confidence: mean(kept.map((r) => r.confidence)),
+        rows_key: `${batchId}/${extraction.id}`,
+        error: [...(rejected ? [`${rejected} of ${mapped.length} rows left out: ${why}`] : []), ...notes].join('; ').slice(0, 2048) || null,
+      };
+      const rows: BatchRow[] = kept.map((row) => ({ extraction_id: extraction.id, values: row.values, confidence: row.confidence }));
+      after = await record(rows, reading, given ? null : schema);
+      listen('rows', { extraction_id: extraction.id, file_name: name, ...(reading.source ? { source: reading.source } : {}), rows: kept.map((r) => ({ ...r.values, _confidence: r.confidence, _needs_review: needsReview(r.confidence) })) });
+    } catch (error) {
+      // What went wrong with the document is the user's to know; our own failures are logged, not shown.
+      const known = error instanceof UnreadableDocument || error instanceof LlmError || error instanceof ApiError;
+      const message = known ? (error as Error).message : 'the file could not be read (an internal error; it is logged)';
+      if (!known) this.log.error('extraction_failed', { batch_id: batchId, file_name: name, error: String((error as Error)?.stack ?? error) });
+      const scanned = extraction.file_type === 'text_pdf' && /no text layer/.test(message);
+      extraction = { ...extraction, status: 'failed', error: message.slice(0, 2048), file_type: scanned ? 'scanned' : extraction.file_type, row_count: 0 };
+      after = await record([], null, null);
+      listen('file_error', { extraction_id: extraction.id, file_name: name, error: extraction.error });
+    }
+    listen('progress', { files_done: after.files_done, file_count: fileCount, total_rows: after.rows_done ?? 0 });
+  }
+
+  /**
+   * Ends a batch whose files are all done: its rows go into the table through its insert mode, and
+   * its end and webhook event are written in the same transaction, which first checks that the
+   * batch has not ended: of two workers that both get here, one writes and the other writes
+   * nothing. Null when files remain, or when another worker ended the batch meanwhile.
+   */
+  private async finish(job: ExtractJob, listen: ExtractListener): Promise<ExtractResponse | null> {
+    let batch = (await this.port.batches.get(job.batch_id))!;
+    const extractions = await this.extractionsOf(batch);
+    if (isFinal(batch.status)) return null;
+    if (extractions.some((e) => e.status === 'pending' || e.status === 'processing')) return null;
+    const table = batch.table_id ? await this.tables.requireActive(batch.project_id, batch.table_id) : null;
+    const complete = new Set(extractions.filter((e) => e.status === 'complete').map((e) => e.id));
+    const collected = inFileOrder(await this.port.batches.batchRows(batch.id), batch).filter((r) => complete.has(r.extraction_id));
+    const failed = extractions.length - complete.size;
     const status: BatchStatus = failed === extractions.length ? 'failed' : failed > 0 ? 'partial' : 'complete';
-    const downloads = (format: string) => `/v1/projects/${batch!.project_id}/batches/${batch!.id}/download/${format}`;
+    const downloads = (format: string) => `/v1/projects/${batch.project_id}/batches/${batch.id}/download/${format}`;
     const finish = (error: string | null, finalStatus: BatchStatus): BatchRecord => ({
-      ...batch!,
+      ...batch,
       status: finalStatus,
       current_file: null,
       total_rows: collected.length,
       confidence: mean(collected.map((c) => c.confidence)),
-      duration_ms: this.clock.now() - started,
+      duration_ms: this.clock.now() - batch.created_at,
       error,
       csv_key: downloads('csv'),
       json_key: downloads('json'),
       xlsx_key: downloads('xlsx'),
       updated_at: this.clock.now(),
     });
-    // The batch's final record and its webhook event are written in one transaction: a crash
-    // leaves both or neither. A batch another worker has ended meanwhile is left as it ended.
     const announce = async (tx: Repositories, final: BatchRecord) => {
       const current = await tx.batches.get(final.id);
       if (current && isFinal(current.status)) throw new BatchEnded();
@@ -529,7 +588,7 @@ export class ExtractService {
           const written = await this.rows.insertExtracted(
             batch.project_id,
             table.id,
-            collected.map((row) => ({ values: row.values, origin: { batch_id: batch!.id, extraction_id: row.extraction_id, confidence: row.confidence } })),
+            collected.map((row) => ({ values: row.values, origin: { batch_id: batch.id, extraction_id: row.extraction_id, confidence: row.confidence } })),
             (_, tx) => announce(tx, finish(filesFailed, status)),
           );
           result = { table_id: table.id, created: written.created, merged: written.merged, skipped: written.skipped, rows: written.rows.slice(0, RESULT_ROWS) };
@@ -545,14 +604,19 @@ export class ExtractService {
         result = table ? { table_id: table.id, created: 0, merged: 0, skipped: 0, rows: [] } : { schema: batch.schema_json, rows: collected.slice(0, RESULT_ROWS).map((c) => c.values) };
       }
     } catch (error) {
-      if (!(error instanceof BatchEnded)) throw error;
-      batch = (await this.port.batches.get(batch.id))!;
-      result = { table_id: batch.table_id, created: 0, merged: 0, skipped: 0, rows: [] };
+      if (error instanceof BatchEnded) return null;
+      throw error;
     }
     this.webhooks.wake();
-    const response = await this.responseOf(batch, extractions, result, collected.length);
+    const response = this.responseOf(batch, extractions, result, collected.length);
     listen('done', response);
     return response;
+  }
+
+  /** The answer of a batch another worker ended, from its records. */
+  private async answerOf(batchId: string): Promise<ExtractResponse> {
+    const batch = (await this.port.batches.get(batchId))!;
+    return this.responseOf(batch, await this.extractionsOf(batch), batch.table_id ? { table_id: batch.table_id, created: 0, merged: 0, skipped: 0, rows: [] } : { schema: batch.schema_json, rows: [] });
   }
 
   private async extractionsOf(batch: BatchRecord): Promise<ExtractionRecord[]> {
@@ -560,7 +624,7 @@ export class ExtractService {
     return found.filter((e): e is ExtractionRecord => e !== undefined);
   }
 
-  private async responseOf(batch: BatchRecord, extractions: ExtractionRecord[], result: Record<string, unknown>, rows = batch.total_rows ?? 0): Promise<ExtractResponse> {
+  private responseOf(batch: BatchRecord, extractions: ExtractionRecord[], result: Record<string, unknown>, rows = batch.total_rows ?? 0): ExtractResponse {
     return {
       batch_id: batch.id,
       status: batch.status,
@@ -575,38 +639,78 @@ export class ExtractService {
   }
 
   /**
-   * A worker's run of an extraction job. A request the batch cannot be run for (its table was
-   * deleted meanwhile) ends the batch at once; any other failure is retried, and ends the batch
-   * on the last attempt.
+   * Queues a started batch. With its columns known, each file is a job of its own, so that several
+   * workers read the files of one batch at once; without (a schema inferred from the first
+   * readable file), the files are read in order by one job.
    */
-  async runJob(job: QueuedJob): Promise<void> {
-    const payload = job.payload as ExtractJob;
+  private async enqueue(jobs: JobQueue, job: ExtractJob): Promise<void> {
+    if (job.schema === null || job.formats.length === 1) return jobs.enqueue(EXTRACT_JOB, job.batch_id, job);
+    for (const index of job.formats.keys()) await jobs.enqueue(EXTRACT_FILE_JOB, `${job.batch_id}/${index}`, { job, index } satisfies FileJob);
+  }
+
+  /**
+   * A worker's run of an extraction job (a whole batch, or one file of it). A request the batch
+   * cannot be run for (its table was deleted meanwhile) ends the batch at once; any other failure
+   * is retried. On the last attempt, a batch's job ends the batch, and a file's job fails its file
+   * alone and lets the batch end with the others.
+   */
+  async runJob(queued: QueuedJob): Promise<void> {
+    const file = queued.kind === EXTRACT_FILE_JOB ? (queued.payload as FileJob) : null;
+    const job = file ? file.job : (queued.payload as ExtractJob);
     try {
-      await this.process(payload);
+      if (file) await this.processFile(job, file.index);
+      else await this.process(job);
     } catch (error) {
       if (error instanceof ApiError && error.status < 500) {
-        await this.abandon(payload.batch_id, error.message);
+        await this.abandon(job.batch_id, error.message);
         return;
       }
-      if (job.attempts >= job.maxAttempts) await this.abandon(payload.batch_id, `the extraction failed on each of ${job.attempts} attempts`);
-      throw error;
+      if (queued.attempts < queued.maxAttempts) throw error;
+      if (!file) {
+        await this.abandon(job.batch_id, `the extraction failed on each of ${queued.attempts} attempts`);
+        throw error;
+      }
+      this.log.error('extraction_file_given_up', { batch_id: job.batch_id, index: file.index, error: String((error as Error)?.stack ?? error) });
+      await this.failFile(job, file.index, `the file could not be read on any of ${queued.attempts} attempts (an internal error; it is logged)`);
+    }
+  }
+
+  /** Fails a file that no attempt could read, and ends the batch if it was the last. */
+  private async failFile(job: ExtractJob, index: number, reason: string): Promise<void> {
+    const { emit, flush } = this.emitter(job.batch_id);
+    try {
+      const failed = await this.port.transaction(async (tx) => {
+        const batch = await tx.batches.get(job.batch_id);
+        const extraction = batch && (await tx.batches.getExtraction(batch.extraction_ids[index]!));
+        if (!batch || !extraction || extraction.status === 'complete' || extraction.status === 'failed') return null;
+        await tx.batches.putExtraction({ ...extraction, status: 'failed', error: reason, row_count: 0 });
+        await tx.batches.put({ ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() });
+        return extraction;
+      });
+      if (failed) emit('file_error', { extraction_id: failed.id, file_name: failed.file_name, error: reason });
+      await this.finish(job, emit);
+    } finally {
+      await flush();
     }
   }
 
   /**
-   * With a job queue: ends the batches that no worker will finish: their job is dead (out of
-   * attempts, or its worker died on the last one) or done without ending them, or there is no job
-   * and the batch has not moved for `graceMs` (the node that took the request stopped before
-   * queueing it). Batches whose job is queued or running are left to their workers.
+   * With a job queue: ends the batches that no worker will finish. A batch is left while any of
+   * its jobs (the batch's, or its files') is queued or running. It is ended when one of them is
+   * dead (out of attempts, or its worker died on the last one) or all are done without ending it,
+   * or when it has no job and has not moved for `graceMs` (the node that took the request stopped
+   * before queueing it).
    */
   async sweep(graceMs: number): Promise<number> {
     if (!this.jobs) return 0;
     let ended = 0;
     for (const batch of await this.port.batches.unfinished()) {
-      const state = await this.jobs.state(EXTRACT_JOB, batch.id);
-      if (state === 'queued' || state === 'running') continue;
-      if (state === null && this.clock.now() - batch.updated_at < graceMs) continue;
-      const reason = state === null ? 'the node that took the request stopped before queueing it' : 'no worker could finish the extraction';
+      const whole = await this.jobs.state(EXTRACT_JOB, batch.id);
+      const states = whole !== null ? [whole] : await Promise.all(batch.extraction_ids.map((_, i) => this.jobs!.state(EXTRACT_FILE_JOB, `${batch.id}/${i}`)));
+      if (states.some((state) => state === 'queued' || state === 'running')) continue;
+      const none = states.every((state) => state === null);
+      if (none && this.clock.now() - batch.updated_at < graceMs) continue;
+      const reason = none ? 'the node that took the request stopped before queueing it' : 'no worker could finish the extraction';
       if (await this.abandon(batch.id, reason)) ended++;
     }
     return ended;

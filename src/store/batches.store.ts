@@ -37,6 +37,8 @@ export interface BatchRecord {
   /** Internal: the batch's extraction ids in file order, and its file names for `q`. */
   extraction_ids: string[];
   file_names: string[];
+  /** Internal: rows of the files done so far, for progress (`total_rows` is set at the end). */
+  rows_done?: number;
 }
 
 export interface ExtractionRecord {

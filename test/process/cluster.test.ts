@@ -110,7 +110,7 @@ describe.skipIf(!POSTGRES_BIN)('three nodes on one PostgreSQL', () => {
     expect(reply.body.message).toContain('ROWSMITH_ROLE=worker');
   });
 
-  test('an extraction sent to A runs on worker B, streams to a client on C, and finishes on C after B is killed mid-document; nothing lost or doubled', async () => {
+  test('an extraction sent to A runs on workers B and C, streams to a client on C, and finishes after B is killed mid-document; nothing lost or doubled', async () => {
     const table = await makeTable(a, [
       { id: 'item', name: 'Item', type: 'string' },
       { id: 'qty', name: 'Quantity', type: 'number' },
@@ -121,34 +121,39 @@ describe.skipIf(!POSTGRES_BIN)('three nodes on one PostgreSQL', () => {
     for (let i = 0; i < files; i++) form.append('file', new File([drawInvoice().png], `scan-${i}.png`, { type: 'image/png' }));
     const answer = call(a, 'POST', `${P}/tables/${table}/extract`, form);
 
-    // B claims the batch's job (A has no worker, and C does not run yet).
+    // Each file is a job of its own. B claims the first (A has no worker, and C does not run yet).
+    const ownedBy = (server: ServerProcess) => `%:${server.proc.pid}:%`;
     let batchId = '';
     for (const deadline = Date.now() + 30_000; !batchId && Date.now() < deadline; await Bun.sleep(50)) {
-      const [job] = await db.unsafe(`SELECT key, lease_owner FROM jobs WHERE kind = 'extract' AND state = 'running'`);
-      if (job) {
-        expect(job.lease_owner).toContain(`:${b.proc.pid}:`);
-        batchId = job.key;
-      }
+      const [job] = await db.unsafe(`SELECT key FROM jobs WHERE kind = 'extract-file' AND state = 'running' AND lease_owner LIKE $1`, [ownedBy(b)]);
+      if (job) batchId = job.key.split('/')[0];
     }
     expect(batchId).toStartWith('batch_');
     const c = await nodeC();
 
-    // A client on C follows the batch from its first event; B dies once it reads the second file.
+    // A client on C follows the batch from its first event. Once a file is done, B is killed
+    // in the middle of the file it holds then.
     const events: EventSourceMessage[] = [];
     const stream = await fetch(`${c.url}${P}/batches/${batchId}/events`, { headers });
     expect(stream.status).toBe(200);
     const parser = createParser({ onEvent: (e) => events.push(e) });
     const decoder = new TextDecoder();
-    let killed = false;
+    let killedIn = '';
     for await (const chunk of stream.body!) {
       parser.feed(decoder.decode(chunk, { stream: true }));
-      if (!killed && events.some((e) => e.event === 'file' && JSON.parse(e.data).index === 1)) {
-        b.proc.kill('SIGKILL');
-        await b.proc.exited;
-        killed = true;
+      const read = events.filter((e) => e.event === 'rows').map((e) => `${batchId}/${JSON.parse(e.data).file_name.match(/scan-(\d+)/)[1]}`);
+      if (!killedIn && read.length) {
+        const running = await db.unsafe(`SELECT key FROM jobs WHERE kind = 'extract-file' AND state = 'running' AND lease_owner LIKE $1`, [ownedBy(b)]);
+        // A file B is still reading (one whose rows came already is only being marked done).
+        const held = running.find((j: { key: string }) => !read.includes(j.key));
+        if (held) {
+          b.proc.kill('SIGKILL');
+          await b.proc.exited;
+          killedIn = held.key;
+        }
       }
     }
-    expect(killed).toBe(true);
+    expect(killedIn).toStartWith(`${batchId}/`);
     const kinds = events.map((e) => e.event);
     expect(kinds[0]).toBe('batch');
     expect(kinds.at(-1)).toBe('done');
@@ -162,9 +167,10 @@ describe.skipIf(!POSTGRES_BIN)('three nodes on one PostgreSQL', () => {
     expect(response.body).toMatchObject({ batch_id: batchId, status: 'complete', success_count: files, fail_count: 0, total_rows: files * INVOICE_ROWS.length });
     expect(JSON.parse(events.at(-1)!.data)).toEqual(response.body);
 
-    // The job ran twice (B, then C) and is done; the table has every row once.
-    const [job] = await db.unsafe(`SELECT state, attempts, lease_owner FROM jobs WHERE kind = 'extract' AND key = $1`, [batchId]);
-    expect(job).toMatchObject({ state: 'done', attempts: 2 });
+    // The file B held ran again on C; every file's job is done; the table has every row once.
+    const jobs = await db.unsafe(`SELECT key, state, attempts FROM jobs WHERE kind = 'extract-file' AND key LIKE $1 ORDER BY key`, [`${batchId}/%`]);
+    expect(jobs.map((j: { state: string }) => j.state)).toEqual(Array.from({ length: files }, () => 'done'));
+    expect(jobs.find((j: { key: string }) => j.key === killedIn).attempts).toBe(2);
     const rows = (await call(c, 'GET', `${P}/tables/${table}/rows?limit=100`)).body.rows;
     expect(rows).toHaveLength(files * INVOICE_ROWS.length);
     const batch = (await call(a, 'GET', `${P}/batches/${batchId}`)).body;
