@@ -1,12 +1,14 @@
 #!/usr/bin/env bun
 /**
  * The admin CLI: organizations, projects, API keys and backups, straight on the store (safe while
- * the server runs: LMDB serialises writers across processes). Restore never opens DATA_DIR's store:
- * it writes a new one in its place.
+ * the server runs: LMDB serialises writers across processes, PostgreSQL's transactions are
+ * serializable). Restore never opens DATA_DIR's store: it writes a new one in its place. Backups
+ * are LMDB's; `migrate` moves an LMDB store into PostgreSQL (migrate.ts).
  */
+import { SQL } from 'bun';
 import { parseArgs } from 'node:util';
 import { KEY_ROLES, type KeyRole } from '../domain/keys';
-import { loadConfig } from '../config';
+import { loadConfig, type Config } from '../config';
 import { systemClock } from '../lib/clock';
 import { AccountsService } from '../services/accounts.service';
 import { monthOf } from '../services/usage.service';
@@ -14,6 +16,10 @@ import { VERSION } from '../lib/version';
 import { backup, restore, type BackupManifest } from '../store/backup';
 import { openStore, type Store } from '../store/db';
 import { lmdbPort } from '../store/lmdb.port';
+import type { StorePort } from '../store/port';
+import { migrate } from '../store/postgres/migrate';
+import { postgresPort } from '../store/postgres/port';
+import { describeProgress, migrateLmdbToPostgres, type Check, type Progress } from './migrate';
 
 const USAGE = `Usage: rowsmith <command> [options]
 
@@ -35,11 +41,82 @@ const USAGE = `Usage: rowsmith <command> [options]
   restore <dir> --data DATA_DIR [--force]     verify the backup in <dir> against its manifest and
                                               restore it into DATA_DIR (new or empty; --force
                                               moves what is there to DATA_DIR.replaced-<time>)
+  migrate --from lmdb --to postgres [--database-url URL] [--resume]
+                                              copy DATA_DIR's LMDB store into the PostgreSQL database
+                                              of ROWSMITH_DATABASE_URL (new and empty, or holding an
+                                              interrupted migration of the same store: --resume),
+                                              then compare counts and checksums of both sides
 
-Options: --json prints machine-readable output. The store is DATA_DIR (default ./data).
+Options: --json prints machine-readable output. The store is DATA_DIR (default ./data), or
+PostgreSQL with ROWSMITH_STORE=postgres and ROWSMITH_DATABASE_URL (backup and restore are LMDB's).
 Exit codes: 0 done, 1 failed, 2 bad usage.`;
 
-class UsageError extends Error {}
+class UsageError extends Error {
+  /** Whether the usage text follows the message (not when the command is right but not for this store). */
+  constructor(
+    message: string,
+    readonly showUsage = true,
+  ) {
+    super(message);
+  }
+}
+
+/** The store of the configuration, opened on first use. */
+class Stores {
+  private lmdb: Store | null = null;
+  private pool: SQL | null = null;
+  private opened: Promise<StorePort> | null = null;
+
+  constructor(private readonly config: Config) {}
+
+  /** Refuses a command that is LMDB's own (backup, restore) when the store is PostgreSQL. */
+  lmdbOnly(command: 'backup' | 'restore'): void {
+    if (this.config.store.kind !== 'postgres') return;
+    const instead = command === 'backup' ? 'back the database up with pg_dump' : 'restore a pg_dump of the database with pg_restore or psql';
+    throw new UsageError(`${command} works on the LMDB store; with ROWSMITH_STORE=postgres the records are in PostgreSQL: ${instead}, and copy DATA_DIR's files/ and exports/ with it`, false);
+  }
+
+  /** DATA_DIR's LMDB store. */
+  store(): Store {
+    return (this.lmdb ??= openStore(this.config.dataDir));
+  }
+
+  port(): Promise<StorePort> {
+    this.opened ??= this.openPort();
+    return this.opened;
+  }
+
+  private async openPort(): Promise<StorePort> {
+    const { store } = this.config;
+    if (store.kind === 'lmdb') return lmdbPort(this.store());
+    this.pool = new SQL(store.databaseUrl);
+    try {
+      await migrate(this.pool);
+    } catch (error) {
+      // The URL may hold a password: the message names the failure, not the URL.
+      throw new Error(`the database of ROWSMITH_DATABASE_URL cannot be used: ${(error as Error).message}`);
+    }
+    return postgresPort(this.pool);
+  }
+
+  async close(): Promise<void> {
+    await this.lmdb?.close();
+    await this.pool?.close();
+  }
+}
+
+/** The checks of a migration as a table: a checksum is shown once when both sides agree. */
+function checksTable(checks: Check[]): string {
+  return table(
+    checks.map((c) => ({
+      check: c.check,
+      lmdb: c.source,
+      postgres: c.target,
+      checksum: c.source_checksum === c.target_checksum ? c.source_checksum.slice(0, 16) : `${c.source_checksum.slice(0, 16)} != ${c.target_checksum.slice(0, 16)}`,
+      result: c.ok ? 'ok' : 'MISMATCH',
+    })),
+  );
+}
 
 function parseDuration(text: string): number {
   const match = text.match(/^(\d+)(m|h|d)$/);
@@ -71,7 +148,7 @@ function describeCounts(manifest: BackupManifest): string {
   return `${listed.join(', ')}; ${files} files (${(bytes! / 1_048_576).toFixed(1)} MB with the store)`;
 }
 
-async function run(argv: string[], store: () => Store): Promise<void> {
+async function run(argv: string[], config: Config, stores: Stores): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -86,6 +163,10 @@ async function run(argv: string[], store: () => Store): Promise<void> {
       'expires-at': { type: 'string' },
       data: { type: 'string' },
       force: { type: 'boolean', default: false },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      'database-url': { type: 'string' },
+      resume: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -97,42 +178,41 @@ async function run(argv: string[], store: () => Store): Promise<void> {
     return;
   }
   const out = (human: string, data: unknown) => console.log(values.json ? JSON.stringify(data, null, 2) : human);
-  const port = () => lmdbPort(store());
-  const accounts = () => new AccountsService(port(), systemClock);
+  const accounts = async () => new AccountsService(await stores.port(), systemClock);
   const need = (value: string | undefined, what: string): string => {
     if (!value) throw new UsageError(`missing ${what}`);
     return value;
   };
 
-  switch (`${group} ${group === 'backup' || group === 'restore' ? '' : (action ?? '')}`.trim()) {
+  switch (`${group} ${['backup', 'restore', 'migrate'].includes(group) ? '' : (action ?? '')}`.trim()) {
     case 'org create': {
-      const org = await accounts().createOrg({ name: need(action && rest[0], '<name>'), id: values.id, monthlyRequestQuota: parseQuota(values.quota) });
+      const org = await (await accounts()).createOrg({ name: need(action && rest[0], '<name>'), id: values.id, monthlyRequestQuota: parseQuota(values.quota) });
       return out(`created organization ${org.id}`, org);
     }
     case 'org list': {
-      const { usage } = port();
+      const { usage } = await stores.port();
       const month = monthOf(Date.now());
       const orgs = [];
-      for (const o of await accounts().listOrgs()) {
+      for (const o of await (await accounts()).listOrgs()) {
         orgs.push({ id: o.id, name: o.name, suspended: o.suspended_at !== null, quota: o.monthly_request_quota, [`requests_${month}`]: await usage.get(o.id, month) });
       }
       return out(table(orgs), orgs);
     }
     case 'org suspend':
     case 'org unsuspend': {
-      const org = await accounts().setSuspended(need(rest[0], '<org_id>'), action === 'suspend');
+      const org = await (await accounts()).setSuspended(need(rest[0], '<org_id>'), action === 'suspend');
       return out(`${org.id} ${action === 'suspend' ? 'suspended' : 'reinstated'}`, org);
     }
     case 'org quota': {
-      const org = await accounts().setQuota(need(rest[0], '<org_id>'), parseQuota(need(rest[1], '<N|none>')));
+      const org = await (await accounts()).setQuota(need(rest[0], '<org_id>'), parseQuota(need(rest[1], '<N|none>')));
       return out(`${org.id} monthly quota: ${org.monthly_request_quota ?? 'none'}`, org);
     }
     case 'project create': {
-      const project = await accounts().createProject({ organizationId: need(rest[0], '<org_id>'), name: need(rest[1], '<name>'), id: values.id });
+      const project = await (await accounts()).createProject({ organizationId: need(rest[0], '<org_id>'), name: need(rest[1], '<name>'), id: values.id });
       return out(`created project ${project.id}`, project);
     }
     case 'project list': {
-      const projects = (await accounts().listProjects(values.org)).map((p) => ({ id: p.id, organization_id: p.organization_id, name: p.name, created_at: iso(p.created_at) }));
+      const projects = (await (await accounts()).listProjects(values.org)).map((p) => ({ id: p.id, organization_id: p.organization_id, name: p.name, created_at: iso(p.created_at) }));
       return out(table(projects), projects);
     }
     case 'key create': {
@@ -145,7 +225,7 @@ async function run(argv: string[], store: () => Store): Promise<void> {
         expiresAt = Date.parse(values['expires-at']);
         if (Number.isNaN(expiresAt)) throw new UsageError(`--expires-at must be an ISO date, got "${values['expires-at']}"`);
       }
-      const created = await accounts().createKey({
+      const created = await (await accounts()).createKey({
         organizationId: need(values.org, '--org'),
         name: values.name,
         role,
@@ -156,7 +236,7 @@ async function run(argv: string[], store: () => Store): Promise<void> {
       return out(`created ${created.record.role} key ${created.record.id}; its value is shown only now:\n\n    ${created.secret}\n`, { ...shown, key: created.secret });
     }
     case 'key list': {
-      const keys = (await accounts().listKeys(values.org)).map((k) => ({
+      const keys = (await (await accounts()).listKeys(values.org)).map((k) => ({
         id: k.id,
         organization_id: k.organization_id,
         name: k.name,
@@ -169,11 +249,12 @@ async function run(argv: string[], store: () => Store): Promise<void> {
       return out(table(keys), keys);
     }
     case 'key revoke': {
-      const key = await accounts().revokeKey(need(rest[0], '<key_id>'));
+      const key = await (await accounts()).revokeKey(need(rest[0], '<key_id>'));
       return out(`revoked ${key.id}`, { id: key.id, revoked_at: key.revoked_at });
     }
     case 'backup': {
-      const result = await backup(store(), need(action, '<dir>'), VERSION);
+      stores.lmdbOnly('backup');
+      const result = await backup(stores.store(), need(action, '<dir>'), VERSION);
       const { manifest } = result;
       out(
         `backup ${result.replaced ? 'replaced' : 'written'} in ${result.dir}\n  ${describeCounts(manifest)}\n  manifest.json lists the SHA-256 of each of its ${manifest.files.length} files`,
@@ -187,6 +268,7 @@ async function run(argv: string[], store: () => Store): Promise<void> {
       return;
     }
     case 'restore': {
+      stores.lmdbOnly('restore');
       const result = await restore(need(action, '<dir>'), need(values.data, '--data DATA_DIR'), { force: values.force });
       const { manifest } = result;
       return out(
@@ -199,26 +281,48 @@ async function run(argv: string[], store: () => Store): Promise<void> {
         { data_dir: result.dataDir, previous: result.previous, created_at: manifest.created_at, rowsmith_version: manifest.rowsmith_version, counts: manifest.counts },
       );
     }
+    case 'migrate': {
+      if (action !== undefined) throw new UsageError(`migrate takes options only, got "${action}"`);
+      if (values.from !== 'lmdb' || values.to !== 'postgres') throw new UsageError('migrate copies an LMDB store into PostgreSQL: give --from lmdb --to postgres');
+      const databaseUrl = (values['database-url'] ?? process.env.ROWSMITH_DATABASE_URL)?.trim();
+      if (!databaseUrl) throw new UsageError('migrate needs the target database: --database-url or ROWSMITH_DATABASE_URL (postgres://user:password@host:5432/rowsmith)');
+      if (!/^postgres(ql)?:\/\//.test(databaseUrl)) throw new UsageError('the target database must be a postgres:// URL');
+      // Progress goes to stderr, so that stdout holds the result alone (one JSON document with --json).
+      const progress = (p: Progress) => console.error(values.json ? JSON.stringify(p) : describeProgress(p));
+      const report = await migrateLmdbToPostgres({ dataDir: config.dataDir, databaseUrl, resume: values.resume, progress });
+      const failed = report.checks.filter((c) => !c.ok);
+      out(
+        `${checksTable(report.checks)}\n\n${
+          failed.length
+            ? `${failed.length} of ${report.checks.length} checks do not match`
+            : `verified in ${report.seconds} s: every count and checksum matches; start rowsmith with ROWSMITH_STORE=postgres, this ROWSMITH_DATABASE_URL and this DATA_DIR`
+        }`,
+        report,
+      );
+      if (failed.length) throw new Error(`the copy differs from the LMDB store in ${failed.map((c) => c.check).join(', ')}`);
+      return;
+    }
     default:
       throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   }
 }
 
 async function main(): Promise<number> {
-  let opened = null as Store | null;
+  let stores: Stores | null = null;
   try {
     const config = loadConfig();
-    await run(process.argv.slice(2), () => (opened ??= openStore(config.dataDir)));
+    stores = new Stores(config);
+    await run(process.argv.slice(2), config, stores);
     return 0;
   } catch (error) {
     if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-      console.error(`rowsmith: ${error.message}\n\n${USAGE}`);
+      console.error(`rowsmith: ${error.message}${error instanceof UsageError && !error.showUsage ? '' : `\n\n${USAGE}`}`);
       return 2;
     }
     console.error(`rowsmith: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
-    await opened?.close();
+    await stores?.close();
   }
 }
 
