@@ -13,6 +13,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   fuzz: () => import('./fuzz'),
   crash: () => import('./crash'),
   console: () => import('./console'),
+  workers: () => import('./workers'),
 };
 
 const wanted = process.argv.slice(2);
