@@ -466,9 +466,15 @@ export class ExtractService {
     });
     const fileCount = started.file_count;
     listen('file', { extraction_id: extraction.id, file_name: name, index, file_count: fileCount });
-    /** Records the file's end, with its rows and, for a batch without a schema, the schema its first readable file gave. */
+    /**
+     * Records the file's end, with its rows and, for a batch without a schema, the schema its
+     * first readable file gave. Null when another worker recorded this file first (it took over a
+     * lease this worker was too slow to renew): its rows are the batch's already.
+     */
     const record = (rows: BatchRow[], reading: Reading | null, inferred: SchemaJson | null) =>
-      this.port.transaction(async (tx) => {
+      this.port.transaction(async (tx): Promise<BatchRecord | null> => {
+        const stored = await tx.batches.getExtraction(extraction.id);
+        if (stored && (stored.status === 'complete' || stored.status === 'failed')) return null;
         const batch = (await tx.batches.get(batchId))!;
         // Kept for provenance, examples and evaluation, which look at the document again; a
         // reading of tables alone (a spreadsheet) is quick to make again, and kept only when a row is reviewed.
@@ -485,7 +491,7 @@ export class ExtractService {
         await tx.batches.put(done);
         return done;
       });
-    let after: BatchRecord;
+    let after: BatchRecord | null;
     try {
       // A scan's pages take seconds each: every page read is a progress event.
       const onPage = (pagesDone: number, pageCount: number) =>
@@ -527,6 +533,7 @@ export class ExtractService {
       };
       const rows: BatchRow[] = kept.map((row) => ({ extraction_id: extraction.id, values: row.values, confidence: row.confidence }));
       after = await record(rows, reading, given ? null : schema);
+      if (!after) return;
       listen('rows', { extraction_id: extraction.id, file_name: name, ...(reading.source ? { source: reading.source } : {}), rows: kept.map((r) => ({ ...r.values, _confidence: r.confidence, _needs_review: needsReview(r.confidence) })) });
     } catch (error) {
       // What went wrong with the document is the user's to know; our own failures are logged, not shown.
@@ -536,6 +543,7 @@ export class ExtractService {
       const scanned = extraction.file_type === 'text_pdf' && /no text layer/.test(message);
       extraction = { ...extraction, status: 'failed', error: message.slice(0, 2048), file_type: scanned ? 'scanned' : extraction.file_type, row_count: 0 };
       after = await record([], null, null);
+      if (!after) return;
       listen('file_error', { extraction_id: extraction.id, file_name: name, error: extraction.error });
     }
     listen('progress', { files_done: after.files_done, file_count: fileCount, total_rows: after.rows_done ?? 0 });

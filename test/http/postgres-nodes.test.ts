@@ -63,6 +63,28 @@ describe.skipIf(!POSTGRES_BIN)('work no worker will finish', () => {
     expect(JSON.stringify(deliveries)).toContain(job.key);
   }, 60_000);
 
+  test('one file run by two workers at once (a lease taken over from a slow worker) is recorded once: no row twice', async () => {
+    const table = (await api.request('POST', `${P}/tables`, { body: { name: 'Twice', columns_json: [{ id: 'order_id', name: 'Order ID' }], strictness: 'flexible' } })).body.id;
+    const form = new FormData();
+    form.append('file', new File(['Order ID\nA-1\nA-2\n'], 'a.csv', { type: 'text/csv' }));
+    form.append('file', new File(['Order ID\nB-1\n'], 'b.csv', { type: 'text/csv' }));
+    const answer = api.request('POST', `${P}/tables/${table}/extract`, { raw: form });
+    // Each file is a job; this node has no worker, so the test runs them as two workers would.
+    let jobs: Array<{ kind: string; key: string; payload: unknown; attempts: number; max_attempts: number; id: string }> = [];
+    for (const deadline = Date.now() + 10_000; jobs.length < 2 && Date.now() < deadline; await Bun.sleep(20)) {
+      jobs = [...(await api.sql.unsafe(`SELECT id::text, kind, key, payload, attempts, max_attempts FROM jobs WHERE kind = 'extract-file' AND state = 'queued' ORDER BY key`))];
+    }
+    expect(jobs.map((j) => j.key.split('/')[1])).toEqual(['0', '1']);
+    const run = (j: (typeof jobs)[number]) => api.services.extract.runJob({ id: j.id, kind: j.kind, key: j.key, payload: j.payload, attempts: 1, maxAttempts: j.max_attempts });
+    await Promise.all([run(jobs[0]!), run(jobs[0]!), run(jobs[1]!)]);
+    const reply = await answer;
+    expect(reply.body).toMatchObject({ status: 'complete', total_rows: 3, success_count: 2 });
+    const rows = (await api.request('GET', `${P}/tables/${table}/rows?order=order_id.asc`)).body.rows;
+    expect(rows.map((r: { order_id: string }) => r.order_id)).toEqual(['A-1', 'A-2', 'B-1']);
+    const batch = (await api.request('GET', `${P}/batches/${reply.body.batch_id}`)).body;
+    expect(batch).toMatchObject({ files_done: 2, total_rows: 3 });
+  }, 60_000);
+
   test('an export whose job died is failed by the sweep; one still queued is left', async () => {
     const table = (await api.request('POST', `${P}/tables`, { body: { name: 'Numbers', columns_json: [{ id: 'n', name: 'N', type: 'number' }] } })).body.id;
     const started = (await api.request('GET', `${P}/tables/${table}/export?format=csv`)).body;
