@@ -3,9 +3,9 @@
  * background by paging through the rows in the requested order (a page at a time, never the whole
  * table in memory), then checksummed. Expired exports and their files are purged.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Column } from '../domain/columns';
 import type { ExportFormat } from '../domain/exports';
@@ -215,7 +215,8 @@ export class ExportsService {
 
   private async write(record: ExportRecord, table: TableRecord, query: { filter?: string; order: string; q?: string; limit: number }, withSchema: boolean): Promise<void> {
     const path = this.files.filePath(record);
-    const temp = `${path}.tmp`;
+    // Its own temporary name: two workers writing one export (a lease taken over) never share a file.
+    const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
     try {
       mkdirSync(dirname(path), { recursive: true });
       const writer = writerFor(record.format, temp, table, withSchema);
@@ -301,7 +302,10 @@ export class ExportsService {
   async recoverInterrupted(): Promise<number> {
     const stuck = (await this.port.exports.all()).filter((e) => e.status === 'processing');
     for (const record of stuck) {
-      rmSync(`${this.files.filePath(record)}.tmp`, { force: true });
+      const path = this.files.filePath(record);
+      if (existsSync(dirname(path))) {
+        for (const name of readdirSync(dirname(path))) if (name.startsWith(`${basename(path)}.`) && name.endsWith('.tmp')) rmSync(join(dirname(path), name), { force: true });
+      }
       await this.update({ ...record, status: 'failed', error: 'interrupted: the server stopped before the export was written', updated_at: this.clock.now() });
     }
     return stuck.length;
