@@ -265,11 +265,24 @@ function isBlank(value: unknown, column: Column): boolean {
   return typeof value === 'string' && value.trim() === '' && column.type !== 'string' && column.type !== 'text';
 }
 
+/** `value` without U+0000 in any of its strings: a list's items, an object's keys and values. */
+function withoutNul(value: unknown): unknown {
+  if (typeof value === 'string') return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
+  if (Array.isArray(value)) return value.map(withoutNul);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [withoutNul(key), withoutNul(item)]));
+  }
+  return value;
+}
+
 /**
  * Coerces `value` for `column`. `null` means no value. In flexible mode a value that cannot be
- * converted is kept as given; otherwise it is an error with a message for the user.
+ * converted is kept as given; otherwise it is an error with a message for the user. U+0000 is
+ * dropped first, in every mode: PostgreSQL text cannot hold it, and a document that holds it does so
+ * by accident. The API refuses it in what clients send (http/body.ts).
  */
 export function coerce(value: unknown, column: Column, strictness: Strictness, hints: ValueHints = {}): Coerced {
+  value = withoutNul(value);
   if (value === null || value === undefined) return ok(null);
   if (isBlank(value, column)) return strictness === 'strict' ? bad(`expected a ${column.type} value or null, got ""`) : ok(null);
   const result = coerceValue(value, column, strictness, hints);

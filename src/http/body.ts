@@ -1,7 +1,8 @@
 /**
  * Request bodies: JSON, and on the upload routes multipart/form-data and
  * application/x-www-form-urlencoded too, read with a size cap that holds for chunked bodies too.
- * Malformed JSON is 400, anything else 415, too large 413.
+ * Malformed JSON is 400, anything else 415, too large 413. U+0000 in a URL, a JSON string or a form's
+ * text field is 400 on both stores: PostgreSQL text cannot hold it, and no API value means it.
  */
 import { Elysia } from 'elysia';
 import { ApiError } from '../lib/errors';
@@ -77,39 +78,80 @@ export function nestingExceeds(text: string, limit: number): boolean {
   return false;
 }
 
+/** The path of the first string or key holding U+0000 in a parsed JSON value (`creates[3].name`), or null. */
+function nulPath(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPath(value[i], `${path}[${i}]`);
+      if (found !== null) return found;
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const at = path ? `${path}.${key}` : key;
+      const found = key.includes('\u0000') ? at : nulPath(item, at);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+function nulRefused(path: string): ApiError {
+  return new ApiError(400, 'invalid_input', `${path}: holds U+0000 (a NUL character), which no text value may hold`, {
+    [path]: [{ error_key: 'invalid_character', message: 'holds U+0000 (a NUL character), which no text value may hold', path }],
+  });
+}
+
+/** A form's text fields must be free of U+0000 as JSON strings are; files are documents, whose values extraction cleans. */
+function checkedForm<F extends { forEach(each: (value: unknown, name: string) => void): void }>(form: F): F {
+  form.forEach((value, name) => {
+    if (typeof value === 'string' && value.includes('\u0000')) throw nulRefused(name);
+  });
+  return form;
+}
+
 export function jsonBody(maxBodyBytes: number, maxUploadBytes: number) {
-  return new Elysia({ name: 'json-body' }).onParse({ as: 'global' }, async ({ request, contentType }) => {
-    const upload = UPLOAD_ROUTE.test(new URL(request.url).pathname);
-    if (upload && (contentType ?? '').toLowerCase().startsWith('multipart/form-data')) {
-      const bytes = await readLimited(request, maxUploadBytes);
-      try {
+  return new Elysia({ name: 'json-body' })
+    .onTransform({ as: 'global' }, ({ request }) => {
+      // A URL carries U+0000 only percent-encoded; path parameters and query values would take it to the store.
+      if (request.url.includes('%00')) throw nulRefused('url');
+    })
+    .onParse({ as: 'global' }, async ({ request, contentType }) => {
+      const upload = UPLOAD_ROUTE.test(new URL(request.url).pathname);
+      if (upload && (contentType ?? '').toLowerCase().startsWith('multipart/form-data')) {
+        const bytes = await readLimited(request, maxUploadBytes);
         // Elysia's contentType drops the boundary; the header has it.
-        return await new Response(bytes, { headers: { 'content-type': request.headers.get('content-type') ?? '' } }).formData();
-      } catch {
-        throw new ApiError(400, 'invalid_input', 'The multipart body could not be read', {
-          body: [{ error_key: 'invalid_multipart', message: 'not valid multipart/form-data', path: 'body' }],
+        const form = await new Response(bytes, { headers: { 'content-type': request.headers.get('content-type') ?? '' } }).formData().catch(() => {
+          throw new ApiError(400, 'invalid_input', 'The multipart body could not be read', {
+            body: [{ error_key: 'invalid_multipart', message: 'not valid multipart/form-data', path: 'body' }],
+          });
+        });
+        return checkedForm(form);
+      }
+      const bytes = await readLimited(request, maxBodyBytes);
+      if (bytes.byteLength === 0) return null;
+      if (upload && mediaType(contentType ?? '') === 'application/x-www-form-urlencoded') return checkedForm(urlencodedForm(bytes));
+      if (!isJson(contentType ?? '')) {
+        const hint = upload ? 'application/json, multipart/form-data or application/x-www-form-urlencoded' : 'application/json';
+        throw new ApiError(415, 'unsupported_media_type', `Send the request body as ${hint}`);
+      }
+      const text = new TextDecoder().decode(bytes);
+      if (nestingExceeds(text, MAX_JSON_DEPTH)) {
+        throw new ApiError(400, 'invalid_input', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`, {
+          body: [{ error_key: 'too_deep', message: `nested deeper than ${MAX_JSON_DEPTH} levels`, path: 'body' }],
         });
       }
-    }
-    const bytes = await readLimited(request, maxBodyBytes);
-    if (bytes.byteLength === 0) return null;
-    if (upload && mediaType(contentType ?? '') === 'application/x-www-form-urlencoded') return urlencodedForm(bytes);
-    if (!isJson(contentType ?? '')) {
-      const hint = upload ? 'application/json, multipart/form-data or application/x-www-form-urlencoded' : 'application/json';
-      throw new ApiError(415, 'unsupported_media_type', `Send the request body as ${hint}`);
-    }
-    const text = new TextDecoder().decode(bytes);
-    if (nestingExceeds(text, MAX_JSON_DEPTH)) {
-      throw new ApiError(400, 'invalid_input', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`, {
-        body: [{ error_key: 'too_deep', message: `nested deeper than ${MAX_JSON_DEPTH} levels`, path: 'body' }],
-      });
-    }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new ApiError(400, 'invalid_input', 'The request body is not valid JSON', {
-        body: [{ error_key: 'invalid_json', message: 'not valid JSON', path: 'body' }],
-      });
-    }
-  });
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new ApiError(400, 'invalid_input', 'The request body is not valid JSON', {
+          body: [{ error_key: 'invalid_json', message: 'not valid JSON', path: 'body' }],
+        });
+      }
+      // JSON text holds U+0000 only as this escape (a raw one is not valid JSON), so most bodies are never walked.
+      const nul = text.includes('\\u0000') ? nulPath(parsed) : null;
+      if (nul !== null) throw nulRefused(nul);
+      return parsed;
+    });
 }

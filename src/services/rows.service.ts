@@ -382,11 +382,12 @@ export class RowsService {
     // New rows are written together, in one call rather than one a row; before a match is
     // looked for, since it may be one of them.
     const specs = slotSpecs(table);
+    const multi = new Set(specs.filter((s) => s.multi).map((s) => s.slot));
     const fresh: Array<{ row: RowRecord; indexed: boolean }> = [];
     for (const input of rows) {
       if (matchSlots.length) {
         if (fresh.length) await tx.rows.insert(table.seq, fresh.splice(0), specs);
-        const match = await tx.rows.findEqual(table.seq, matchSlots, input.values);
+        const match = await tx.rows.findEqual(table.seq, matchSlots, input.values, multi);
         if (match && mode === 'dedup') continue;
         if (match && mode === 'merge') {
           const problems: Problem[] = [];

@@ -51,7 +51,8 @@ export interface RowsRepository {
   /** Every row of a table, in creation order. */
   all(seq: number): Promise<RowRecord[]>;
   /** A row equal to `values` on every slot of `slots` (nulls equal nulls), found through the index. */
-  findEqual(seq: number, slots: number[], values: Record<number, unknown>): Promise<RowRecord | undefined>;
+  /** `multi`: which of `slots` are list columns (one index entry per item, none for an empty list). */
+  findEqual(seq: number, slots: number[], values: Record<number, unknown>, multi?: ReadonlySet<number>): Promise<RowRecord | undefined>;
   /** The table's newest row id ('' when it has no rows). */
   lastRowId(seq: number): Promise<string>;
   markRecord(seq: number): Promise<MarkRecord | undefined>;

@@ -199,16 +199,29 @@ export class RowsStore {
   }
 
   /**
-   * A row equal to `values` on every slot of `slots` (nulls equal nulls), found through the first
-   * slot's index (complete: writes that match rows merge the tail first).
+   * A row equal to `values` on every slot of `slots` (nulls equal nulls, lists equal item by item),
+   * found through the index (complete: writes that match rows merge the tail first). A list has an
+   * entry per item in a list column (`multi`), and one of its JSON text in any other. Nothing is
+   * an entry too, except in a list column, where no list and an empty one have none: rows are read
+   * only when every slot is such a column and none has a value.
    */
-  findEqual(seq: number, slots: number[], values: Record<number, unknown>): RowRecord | undefined {
-    const [first, ...rest] = slots as [number, ...number[]];
-    const bound = { value: indexValue(values[first] ?? null), inclusive: true };
+  findEqual(seq: number, slots: number[], values: Record<number, unknown>, multi: ReadonlySet<number> = new Set()): RowRecord | undefined {
     const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-    for (const [, id] of this.scanIndex(seq, first, bound, bound)) {
-      const row = this.get(seq, id);
-      if (row && same(row.values[first], values[first]) && rest.every((s) => same(row.values[s], values[s]))) return row;
+    const matches = (row: RowRecord | undefined): row is RowRecord => row !== undefined && slots.every((s) => same(row.values[s], values[s]));
+    const filled = (v: unknown) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0);
+    const slot = slots.find((s) => filled(values[s])) ?? slots.find((s) => !multi.has(s));
+    if (slot === undefined) {
+      for (const row of this.scanRows(seq, false)) if (matches(row)) return row;
+      return undefined;
+    }
+    const value = values[slot] ?? null;
+    const keys = Array.isArray(value) && value.length ? [indexValue(value[0]), indexValue(value)] : [indexValue(value)];
+    for (const key of keys) {
+      const bound = { value: key, inclusive: true };
+      for (const [, id] of this.scanIndex(seq, slot, bound, bound)) {
+        const row = this.get(seq, id);
+        if (matches(row)) return row;
+      }
     }
     return undefined;
   }

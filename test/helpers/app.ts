@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SQL } from 'bun';
-import { createApp, createPostgresApp, type NetworkDeps } from '../../src/app';
+import { createApp, createPostgresApp, type CoreServices, type NetworkDeps, type Services } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { systemClock, type Clock } from '../../src/lib/clock';
 import { bootstrap } from '../../src/services/bootstrap.service';
@@ -52,36 +52,19 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
 type AppOptions = { config?: Partial<Config>; clock?: Clock; dataDir?: string; network?: NetworkDeps };
 
 /**
- * `ROWSMITH_TEST_STORE=postgres` runs the tests that start their app with `startApp` on PostgreSQL:
- * each app on a fresh database of one cluster, started at the first app and stopped once the
- * process has ended (docs/scale-out.md lists the files that pass).
+ * The store `startApp` starts its apps on. `ROWSMITH_TEST_STORE=postgres` (`npm run test:postgres`)
+ * runs test/http on PostgreSQL: each app on a fresh database of one cluster, which starts with the
+ * first app and stops once the process has ended (docs/testing.md).
  */
-const TEST_STORE = process.env.ROWSMITH_TEST_STORE === 'postgres' ? 'postgres' : 'lmdb';
+export const TEST_STORE: 'lmdb' | 'postgres' = process.env.ROWSMITH_TEST_STORE === 'postgres' ? 'postgres' : 'lmdb';
 
-let sharedCluster: Promise<PgCluster> | undefined;
-
-function testCluster(): Promise<PgCluster> {
-  sharedCluster ??= startPostgres().then((cluster) => {
-    cluster.stopAfter(process.pid);
-    return cluster;
-  });
-  return sharedCluster;
+/** An app on the store of this run (`TEST_STORE`). */
+export async function startApp(options: AppOptions = {}): Promise<TestApp> {
+  return TEST_STORE === 'postgres' ? startAppOnPostgres(options) : startLmdbApp(options);
 }
 
-/** `startApp` on PostgreSQL, in `startApp`'s shape. LMDB's own parts (`store`, the index merge and caches) are not there. */
-async function startAppOnPostgres(options: AppOptions) {
-  const started = await startPostgresApp(await testCluster(), options);
-  const store = new Proxy({} as Store, {
-    get: () => {
-      throw new Error('this test reaches the LMDB store, which a PostgreSQL app has not');
-    },
-  });
-  const app = started.app as unknown as ReturnType<typeof createApp>;
-  return { ...started, store, app, services: app.services };
-}
-
-export async function startApp(options: AppOptions = {}) {
-  if (TEST_STORE === 'postgres') return startAppOnPostgres(options);
+/** An app on LMDB whatever the run's store: for the tests of LMDB's own parts (`*.lmdb.test.ts`). */
+export async function startLmdbApp(options: AppOptions = {}) {
   const dataDir = options.dataDir ?? tempDir();
   const config = testConfig(dataDir, options.config);
   const clock = options.clock ?? systemClock;
@@ -100,26 +83,95 @@ export async function startApp(options: AppOptions = {}) {
     if (!keepData) rmSync(dataDir, { recursive: true, force: true });
   };
 
-  return { app, store, config, clock, dataDir, request, close, services: app.services };
+  /** Makes every later read fail deep inside the store, as an unexpected failure (not an outage, a 503) does. */
+  const breakStore = async () => {
+    await store.close();
+  };
+
+  return { app, store, config, clock, dataDir, request, close, breakStore, services: app.services };
+}
+
+export type TestApp = Awaited<ReturnType<typeof startLmdbApp>>;
+
+/** The services only an LMDB app has: the index merge, its tails and the caches. */
+const LMDB_SERVICES = ['merger', 'tails', 'tablesStore', 'builds', 'search', 'columnCache', 'rowsStore'] as const satisfies ReadonlyArray<Exclude<keyof Services, keyof CoreServices>>;
+
+/** `startApp` on PostgreSQL, in `startApp`'s shape; reaching LMDB's own parts throws, naming them. */
+async function startAppOnPostgres(options: AppOptions): Promise<TestApp> {
+  const started = await startPostgresApp(runCluster!, options);
+  const lmdbOnly = (what: string) => {
+    throw new Error(`this test reaches ${what}, which only an LMDB app has: it belongs in a *.lmdb.test.ts file`);
+  };
+  const store = new Proxy({} as Store, { get: () => lmdbOnly('the LMDB store') });
+  const services = new Proxy(started.services, {
+    get: (target, key, receiver) => ((LMDB_SERVICES as readonly PropertyKey[]).includes(key) ? lmdbOnly(`services.${String(key)}`) : Reflect.get(target, key, receiver)),
+  }) as unknown as Services;
+  const app = started.app as unknown as TestApp['app'];
+  const { config, clock, dataDir, request, close, breakStore } = started;
+  return { app, store, config, clock, dataDir, request, close, breakStore, services };
+}
+
+/** A migrated database that each app's database is copied from (`startPostgresApp`). */
+const templates = new WeakMap<PgCluster, Promise<string>>();
+
+function migratedTemplate(cluster: PgCluster): Promise<string> {
+  let template = templates.get(cluster);
+  if (!template) {
+    template = (async () => {
+      const name = `rowsmith_template_${process.pid}`;
+      await cluster.sql.unsafe(`CREATE DATABASE ${name}`);
+      const sql = new SQL(databaseUrl(cluster, name));
+      try {
+        await migrate(sql);
+      } finally {
+        // A database is copied only while no one is connected to it.
+        await sql.close();
+      }
+      return name;
+    })();
+    templates.set(cluster, template);
+  }
+  return template;
+}
+
+const databaseUrl = (cluster: PgCluster, database: string) => `postgres://${cluster.options.username}@127.0.0.1:${cluster.options.port}/${database}`;
+
+/**
+ * The cluster of a PostgreSQL run, with its template database, started while the test files load:
+ * in a test's hook, initdb would not always finish within the hook's 5 s on a busy machine.
+ */
+const runCluster = TEST_STORE === 'postgres' ? await startRunCluster() : null;
+
+async function startRunCluster(): Promise<PgCluster> {
+  const cluster = await startPostgres();
+  cluster.stopAfter(process.pid);
+  await migratedTemplate(cluster);
+  return cluster;
 }
 
 let databases = 0;
-/** Databases of data folders kept by `close(true)`. */
-const databaseOfDir = new Map<string, string>();
+/** The database of each data folder in use or kept by `close(true)`, and how many apps have it open. */
+const databaseOfDir = new Map<string, { name: string; open: number }>();
 
 /**
  * An in-process rowsmith on a fresh database of a throwaway PostgreSQL cluster (test/helpers/postgres.ts),
  * started as main.ts starts it: the configuration read from ROWSMITH_STORE and ROWSMITH_DATABASE_URL, then
- * the migrations, then the app.
+ * the migrations, then the app. An app started on the data folder of another, open or kept, gets its
+ * database too, as an LMDB app gets the store of its folder.
  */
 export async function startPostgresApp(cluster: PgCluster, options: AppOptions & { database?: string } = {}) {
   // `database` names another app's database: this one is then a second node, and leaves the database to it.
   const joined = options.database !== undefined;
   const dataDir = options.dataDir ?? tempDir();
-  // A data folder kept by `close(true)` comes back with its database, as an LMDB app's store does.
-  const kept = databaseOfDir.get(dataDir);
-  const database = options.database ?? kept ?? `rowsmith_test_${process.pid}_${++databases}`;
-  if (!joined && !kept) await cluster.sql.unsafe(`CREATE DATABASE ${database}`);
+  let shared = joined ? undefined : databaseOfDir.get(dataDir);
+  const database = options.database ?? shared?.name ?? `rowsmith_test_${process.pid}_${++databases}`;
+  if (!joined && !shared) {
+    // A copy of a migrated template is several times quicker than migrating each new database.
+    await cluster.sql.unsafe(`CREATE DATABASE ${database} TEMPLATE ${await migratedTemplate(cluster)} STRATEGY FILE_COPY`);
+    shared = { name: database, open: 0 };
+    databaseOfDir.set(dataDir, shared);
+  }
+  if (shared) shared.open++;
   const { port, username } = cluster.options;
   const env = { DATA_DIR: dataDir, ROWSMITH_LOG_REQUESTS: 'false', ROWSMITH_STORE: 'postgres', ROWSMITH_DATABASE_URL: `postgres://${username}@127.0.0.1:${port}/${database}` };
   const config = { ...loadConfig(env), ...options.config };
@@ -131,21 +183,28 @@ export async function startPostgresApp(cluster: PgCluster, options: AppOptions &
   await bootstrap(app.services.port, app.services.accounts, clock, ADMIN_KEY);
   const request = requester(app.handle);
 
-  /** Closes the pool; the database and the data folder go too unless `keepData` (a later app opens them). */
+  /** Closes the pool; the database and the data folder go too unless `keepData` (a later app opens them) or another app has them open. */
   const close = async (keepData = false) => {
     await app.services.dispatcher.stop();
+    await app.services.worker?.stop();
     await app.services.exports.settle();
+    await app.services.events.close();
     await sql.close();
-    if (keepData) {
-      databaseOfDir.set(dataDir, database);
-      return;
+    const stillOpen = shared ? --shared.open : 0;
+    if (keepData || stillOpen > 0) return;
+    if (shared) {
+      databaseOfDir.delete(dataDir);
+      await cluster.sql.unsafe(`DROP DATABASE ${database}`);
     }
-    databaseOfDir.delete(dataDir);
-    if (!joined) await cluster.sql.unsafe(`DROP DATABASE ${database}`);
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  return { app, sql, database, config, clock, dataDir, request, close, services: app.services };
+  /** Makes every later read of the tables fail, as an unexpected failure (not an outage, a 503) does. */
+  const breakStore = async () => {
+    await sql.unsafe('DROP TABLE tables CASCADE');
+  };
+
+  return { app, sql, database, config, clock, dataDir, request, close, breakStore, services: app.services };
 }
 
 export type PostgresTestApp = Awaited<ReturnType<typeof startPostgresApp>>;
@@ -180,7 +239,6 @@ function requester(handle: (request: Request) => Response | Promise<Response>) {
   };
 }
 
-export type TestApp = Awaited<ReturnType<typeof startApp>>;
 
 /** Asserts the error envelope of DESIGN.md and returns it. */
 export function expectError(reply: Reply, status: number, errorKey: string) {

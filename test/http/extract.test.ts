@@ -243,6 +243,17 @@ describe('extract into a table', () => {
     expect(unrelated.body.files[0].error).toMatch(/no rows matching the columns|none of the \d+ rows found fit|does not fit the table/);
   });
 
+  test("U+0000 in a document's values is dropped, on both stores (PostgreSQL text cannot hold it)", async () => {
+    const table = await makeTable(app);
+    const csv = 'Order ID,Customer,Status\nSO-1\u0000,Ac\u0000me Corp,paid\nSO-2,Globex,pen\u0000ding\n';
+    const reply = await app.request('POST', `${P}/tables/${table}/extract`, { raw: form([['nul.csv', csv, 'text/csv']]) });
+    expect(reply.body).toMatchObject({ status: 'complete', total_rows: 2 });
+    expect((await rows(app, table)).map((r) => [r.order_id, r.customer, r.status])).toEqual([
+      ['SO-1', 'Acme Corp', 'paid'],
+      ['SO-2', 'Globex', 'pending'],
+    ]);
+  });
+
   test('a required column that no row fills fails the file', async () => {
     const table = await makeTable(app);
     const reply = await app.request('POST', `${P}/tables/${table}/extract`, { raw: form([['x.csv', 'Customer,Total\nAcme,5\n', 'text/csv']]) });
@@ -459,10 +470,8 @@ describe('batches', () => {
       const done = await local.services.extract.run(prepared);
       const batch = done.batch_id;
       // Put the batch back in the state a crash in the middle of it would have left.
-      await local.store.transaction(() => {
-        const store = local.store.db('batches');
-        store.putSync(batch, { ...store.get(batch), status: 'processing' });
-      });
+      const record = (await local.services.port.batches.get(batch))!;
+      await local.services.port.batches.put({ ...record, status: 'processing' });
       expect(await local.services.batches.recoverInterrupted()).toBe(1);
       const after = (await local.request('GET', `${P}/batches/${batch}`)).body;
       expect(after.status).toBe('failed');

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { rmSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../../src/config';
-import { expectError, startApp, startPostgresApp, tempDir, type PostgresTestApp, type TestApp } from '../helpers/app';
+import { ManualClock } from '../../src/lib/clock';
+import { expectError, startLmdbApp, startPostgresApp, tempDir, type PostgresTestApp, type TestApp } from '../helpers/app';
 import { POSTGRES_BIN, startPostgres, type PgCluster } from '../helpers/postgres';
 import { startServer } from '../helpers/process';
 
@@ -89,7 +90,7 @@ describePg('the HTTP API on PostgreSQL', () => {
   beforeAll(async () => {
     cluster = await startPostgres();
     pg = await startPostgresApp(cluster);
-    lmdb = await startApp();
+    lmdb = await startLmdbApp();
     // initdb and a cluster's start take seconds on a slow machine.
   }, 60_000);
   afterAll(async () => {
@@ -106,7 +107,7 @@ describePg('the HTTP API on PostgreSQL', () => {
     const env = { DATA_DIR: dataDir, ROWSMITH_STORE: 'postgres', ROWSMITH_BOOTSTRAP_KEY: key };
     const server = await startServer({ ...env, ROWSMITH_DATABASE_URL: `postgres://${username}@127.0.0.1:${port}/rowsmith_process` });
     try {
-      expect(server.output()).toContain('(data in PostgreSQL)');
+      expect(server.output()).toContain(`(data in PostgreSQL, files in ${dataDir})`);
       const me = await fetch(`${server.url}/v1/me`, { headers: { authorization: `ApiKey ${key}` } });
       expect(me.status).toBe(200);
     } finally {
@@ -293,6 +294,24 @@ describePg('the HTTP API on PostgreSQL', () => {
     expectError(await pg.request('GET', `/v1/projects/proj_default/table-templates/${made.body.id}`), 404, 'not_found');
     // The table made from it stays.
     expect((await pg.request('GET', `${TABLES}/${used.body.id}`)).status).toBe(200);
+  });
+
+  test('a purged table takes its rows with it', async () => {
+    const clock = new ManualClock();
+    const local = await startPostgresApp(cluster, { clock });
+    try {
+      const t = await makeTable(local);
+      await load(local, t, ROWS.slice(0, 3));
+      const id = t.split('/').pop()!;
+      const stored = async () => Number((await local.sql.unsafe('SELECT count(*) AS n FROM rows WHERE table_id = $1', [id]))[0].n);
+      expect(await stored()).toBe(3);
+      await local.request('DELETE', t);
+      clock.advance(73 * 3600 * 1000);
+      expect(await local.services.tables.purgeDeleted()).toEqual([id]);
+      expect(await stored()).toBe(0);
+    } finally {
+      await local.close();
+    }
   });
 
   test('API keys: made, used within their role, listed, revoked', async () => {

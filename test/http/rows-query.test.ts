@@ -3,7 +3,7 @@
  * operator on every column type, orderings with nulls, cursors, q, aggregates and distinct.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { expectError, startApp, type TestApp } from '../helpers/app';
+import { expectError, startApp, TEST_STORE, type TestApp } from '../helpers/app';
 import { indexProblems } from '../helpers/index-check';
 
 const TABLES = '/v1/projects/proj_default/tables';
@@ -40,6 +40,9 @@ function makeRow(i: number): Row {
     tags: maybe(['a', 'b', 'c', 'd'].filter(() => rand() < 0.35)),
   };
 }
+
+/** Tests of LMDB's own parts (the index tail and merge, the column cache): PostgreSQL keeps its own indexes and has none of them. */
+const lmdbTest = test.skipIf(TEST_STORE === 'postgres');
 
 let app: TestApp;
 let base: string;
@@ -169,7 +172,7 @@ function distinctCases() {
 const tableId = () => base.split('/').pop()!;
 
 describe('every filter operator on every column type matches the plain evaluation', () => {
-  test('the bulk-loaded rows are in the unmerged tail: LMDB has no index entries for them yet', () => {
+  lmdbTest('the bulk-loaded rows are in the unmerged tail: LMDB has no index entries for them yet', () => {
     const table = app.services.tablesStore.get(tableId())!;
     expect(app.services.rowsStore.mark(table.seq)).toBe('');
     expect(app.services.rowsStore.countIndex(table.seq, table.slots.st!, null, null, Infinity)).toBe(0);
@@ -178,7 +181,7 @@ describe('every filter operator on every column type matches the plain evaluatio
   filterCases();
 });
 describe('distinct, counted from the index', () => {
-  test('the column cache is not current yet', () => {
+  lmdbTest('the column cache is not current yet', () => {
     const table = app.services.tablesStore.get(tableId())!;
     expect(app.services.columnCache.peek(table, [table.slots.st!])).toBeNull();
   });
@@ -312,9 +315,9 @@ describe('after the background merge (every row in LMDB\'s index)', () => {
     const reply = await app.request('POST', `${base}/rows/bulk`, { body: { updates, deletes: some.slice(40).map((r) => r.id), creates: [makeRow(9001), makeRow(9002)] } });
     expect(reply.status).toBe(200);
     rows = (await all('order=id.asc')) as Row[];
-    await app.services.merger.drain();
+    if (TEST_STORE === 'lmdb') await app.services.merger.drain();
   });
-  test('the mark is gone and the index holds exactly every row', () => {
+  lmdbTest('the mark is gone and the index holds exactly every row', () => {
     const table = app.services.tablesStore.get(tableId())!;
     expect(app.services.rowsStore.mark(table.seq)).toBeUndefined();
     expect(indexProblems(app.services, 'proj_default', tableId())).toEqual([]);
@@ -331,14 +334,15 @@ describe('the same with the column cache current (walks in its sorted orders, fi
     // A filtered aggregate over more rows than a candidate fetch loads the column cache.
     expect((await app.request('GET', `${base}/rows/aggregate?aggs=count&filter=num.gt.-1000`)).status).toBe(200);
   });
-  test('the cache is current and sorted orders serve numbers and strings', () => {
+  lmdbTest('the cache is current and sorted orders serve numbers and strings', () => {
     const table = current();
     expect(app.services.columnCache.peek(table, [table.slots.num!])).not.toBeNull();
     for (const column of ['num', 'cur', 'dt', 'st', 'name', 'em', 'txt']) expect(app.services.columnCache.sorted(table, table.slots[column]!)).not.toBeNull();
   });
-  describe('filters', filterCases);
-  describe('ordering', orderingCases);
-  describe('distinct, counted from the cache', distinctCases);
+  // Nothing was written since the last round: on PostgreSQL, which has no cache, these would ask the same again.
+  describe.skipIf(TEST_STORE === 'postgres')('filters', filterCases);
+  describe.skipIf(TEST_STORE === 'postgres')('ordering', orderingCases);
+  describe.skipIf(TEST_STORE === 'postgres')('distinct, counted from the cache', distinctCases);
   describe('after updates, new values and deletes (the orders walk their dirty rows in step)', () => {
     beforeAll(async () => {
       const some = rows.slice(0, 120);
@@ -349,6 +353,8 @@ describe('the same with the column cache current (walks in its sorted orders, fi
       const reply = await app.request('POST', `${base}/rows/bulk`, { body: { updates, deletes: some.slice(80).map((r) => r.id) } });
       expect(reply.status).toBe(200);
       rows = (await all('order=id.asc')) as Row[];
+    });
+    lmdbTest('the column cache is still current', () => {
       const table = current();
       expect(app.services.columnCache.peek(table, [table.slots.num!])).not.toBeNull();
     });
@@ -360,17 +366,21 @@ describe('the same with the column cache current (walks in its sorted orders, fi
 });
 
 describe('q (full-text search)', () => {
-  test('every term must match; combines with filter and order; prefixes and small typos match', async () => {
+  const words = (r: Row) => [r.name, r.em, r.txt, r.st].filter((v) => typeof v === 'string').join(' ').toLowerCase();
+  test('every term must match; combines with filter and order; prefixes match', async () => {
     const want = (pred: Pred) => rows.filter(pred).map((r) => r.id).sort();
-    const words = (r: Row) => [r.name, r.em, r.txt, r.st].filter((v) => typeof v === 'string').join(' ').toLowerCase();
     const got = (await all('q=freight%20travel&order=id.asc')).map((r) => r.id).sort();
     expect(got).toEqual(want((r) => words(r).includes('freight') && words(r).includes('travel')));
     const filtered = await all('q=consulting&filter=st.eq.paid&order=num.desc');
     expect(filtered.map((r) => r.id).sort()).toEqual(want((r) => words(r).includes('consulting') && r.st === 'paid'));
     expect(filtered.every((r, i) => i === 0 || isNull(r.num) || isNull(filtered[i - 1]!.num) || filtered[i - 1]!.num >= r.num)).toBe(true);
     expect((await all('q=consul')).length).toBe(want((r) => words(r).includes('consult')).length);
-    expect((await all('q=catterng')).length).toBe(want((r) => words(r).includes('catering')).length);
     expect(await all('q=nothingmatchesthis')).toEqual([]);
+  });
+
+  // PostgreSQL's q matches prefixes with no typo tolerance, the one difference docs/scale-out.md lists.
+  lmdbTest('small typos match', async () => {
+    expect((await all('q=catterng')).length).toBe(rows.filter((r) => words(r).includes('catering')).length);
   });
 
   test('the index follows writes and searchable changes, and is right after a restart', async () => {
@@ -389,7 +399,7 @@ describe('q (full-text search)', () => {
       const reply = await restarted.request('GET', `${base}/rows?q=madagascar`);
       expect(reply.body.rows.map((r: Row) => r.id)).toEqual([created.body.id]);
     } finally {
-      await restarted.store.close();
+      await restarted.close(true);
     }
     await app.request('DELETE', `${base}/rows/${created.body.id}`);
     expect(await all('q=madagascar')).toEqual([]);
@@ -477,7 +487,7 @@ describe('aggregate', () => {
 });
 
 describe('walks checked against the column cache', () => {
-  test('a long walk warms the cache; answers are the same before and after, and across writes', async () => {
+  lmdbTest('a long walk warms the cache; answers are the same before and after, and across writes', async () => {
     const t = await app.request('POST', TABLES, {
       body: { name: 'Walks', columns_json: [{ id: 'k', name: 'K', type: 'number' }, { id: 'tag', name: 'Tag' }, { id: 'at', name: 'At', type: 'date' }] },
     });
@@ -516,7 +526,7 @@ describe('walks checked against the column cache', () => {
     expect(await page()).toEqual(want());
   });
 
-  test('closing while a background build runs stops it cleanly', async () => {
+  lmdbTest('closing while a background build runs stops it cleanly', async () => {
     const local = await startApp();
     const t = await local.request('POST', TABLES, { body: { name: 'Closing', columns_json: [{ id: 'k', name: 'K', type: 'number' }, { id: 'at', name: 'At', type: 'date' }] } });
     const url = `${TABLES}/${t.body.id}`;
@@ -532,33 +542,41 @@ describe('walks checked against the column cache', () => {
 });
 
 describe('distinct of long strings', () => {
-  test('the index and the column cache count strings by their first 200 characters alike', async () => {
+  const long = 'x'.repeat(200);
+  let url: string;
+  let fromIndex: unknown[];
+  test('strings are counted by their first 200 characters', async () => {
     const t = await app.request('POST', TABLES, { body: { name: 'Long', columns_json: [{ id: 's', name: 'S' }] } });
-    const url = `${TABLES}/${t.body.id}`;
-    const long = 'x'.repeat(200);
+    url = `${TABLES}/${t.body.id}`;
     const creates = [`${long}a`, `${long}b`, `${long}b`, 'short', 'short', 'short', 'other'].map((s) => ({ s }));
     expect((await app.request('POST', `${url}/rows/bulk`, { body: { creates } })).status).toBe(200);
-    const fromIndex = (await app.request('GET', `${url}/columns/s/distinct`)).body.values;
+    fromIndex = (await app.request('GET', `${url}/columns/s/distinct`)).body.values;
     expect(fromIndex).toEqual(['short', long, 'other']);
+  });
+  lmdbTest('the column cache counts them as the index does', async () => {
     expect((await app.request('GET', `${url}/rows/aggregate?aggs=count&filter=s.is.notnull`)).status).toBe(200);
-    const table = app.services.tablesStore.get(t.body.id)!;
+    const table = app.services.tablesStore.get(url.split('/').pop()!)!;
     expect(app.services.columnCache.peek(table, [table.slots.s!])).not.toBeNull();
     expect((await app.request('GET', `${url}/columns/s/distinct`)).body.values).toEqual(fromIndex);
   });
 });
 
 describe('negative zero', () => {
-  test('a row written with -0 sorts with the zeros, by id, in the index and in the column cache', async () => {
+  let url: string;
+  let want: string[];
+  test('a row written with -0 sorts with the zeros, by id', async () => {
     const t = await app.request('POST', TABLES, { body: { name: 'Zeros', columns_json: [{ id: 'n', name: 'N', type: 'number' }] } });
-    const url = `${TABLES}/${t.body.id}`;
+    url = `${TABLES}/${t.body.id}`;
     // -0 has no JSON form of its own: sent as a raw body, JSON.parse reads it as -0.
     const raw = '{"creates":[{"n":0},{"n":-0},{"n":1},{"n":-0.0},{"n":0},{"n":-1}]}';
     const created = (await app.request('POST', `${url}/rows/bulk`, { raw, headers: { 'content-type': 'application/json' } })).body.created as Row[];
-    const want = [created[5]!, created[0]!, created[1]!, created[3]!, created[4]!, created[2]!].map((r) => r.id);
+    want = [created[5]!, created[0]!, created[1]!, created[3]!, created[4]!, created[2]!].map((r) => r.id);
     expect((await app.request('GET', `${url}/rows?order=n.asc`)).body.rows.map((r: Row) => r.id)).toEqual(want);
     expect((await app.request('GET', `${url}/rows?filter=n.eq.0&order=n.asc`)).body.rows.map((r: Row) => r.id)).toEqual(want.slice(1, 5));
     expect((await app.request('GET', `${url}/rows/aggregate?aggs=sum:n`)).body).toEqual({ sum_n: 0 });
-    const table = app.services.tablesStore.get(t.body.id)!;
+  });
+  lmdbTest('the column cache sorts it as the index does', async () => {
+    const table = app.services.tablesStore.get(url.split('/').pop()!)!;
     expect(app.services.columnCache.sorted(table, table.slots.n!)).not.toBeNull();
     expect((await app.request('GET', `${url}/rows?order=n.asc`)).body.rows.map((r: Row) => r.id)).toEqual(want);
   });

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { ManualClock } from '../../src/lib/clock';
-import { expectError, startApp, type TestApp } from '../helpers/app';
+import { expectError, startApp, TEST_STORE, type TestApp } from '../helpers/app';
+
+/** Tests of LMDB's own index entries: PostgreSQL keeps its own indexes, which the tests of its adapter check. */
+const lmdbTest = test.skipIf(TEST_STORE === 'postgres');
 
 const TABLES = '/v1/projects/proj_default/tables';
 let app: TestApp;
@@ -256,6 +259,28 @@ describe('insert modes (bulk creates)', () => {
     expect(fresh.body.created).toEqual([expect.objectContaining({ sku: 'b', state: 'new' })]);
   });
 
+  test('a list column matches as any other: equal lists, in the same order, and no list', async () => {
+    const listed = [
+      { id: 'tags', name: 'Tags', type: 'multi_select', options: ['a', 'b', 'c'] },
+      { id: 'qty', name: 'Qty', type: 'number' },
+    ];
+    const byTags = async (t: string) =>
+      (await app.request('GET', `${t}/rows?order=created_at.asc&limit=100`)).body.rows.map((r: { tags: string[] | null; qty: number }) => `${JSON.stringify(r.tags)}:${r.qty}`);
+    const merged = await makeTable(listed, { insert_mode: 'merge', merge_columns_json: ['tags'] });
+    await app.request('POST', `${merged}/rows/bulk`, { body: { creates: [{ tags: ['a', 'b'], qty: 1 }, { tags: ['c'], qty: 1 }, { tags: null, qty: 1 }] } });
+    const reply = await app.request('POST', `${merged}/rows/bulk`, {
+      body: { creates: [{ tags: ['a', 'b'], qty: 2 }, { tags: ['b', 'a'], qty: 3 }, { qty: 4 }, { tags: ['c'], qty: 5 }] },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body.updated.map((r: { qty: number }) => r.qty)).toEqual([2, 4, 5]);
+    expect(reply.body.created.map((r: { qty: number }) => r.qty)).toEqual([3]);
+    expect(await byTags(merged)).toEqual(['["a","b"]:2', '["c"]:5', 'null:4', '["b","a"]:3']);
+    // Keyed on every column, the list first.
+    const deduped = await makeTable(listed, { insert_mode: 'dedup' });
+    await app.request('POST', `${deduped}/rows/bulk`, { body: { creates: [{ tags: ['a'], qty: 1 }, { tags: ['a'], qty: 1 }, { qty: 1 }, { qty: 1 }, { tags: ['a'], qty: 2 }] } });
+    expect(await byTags(deduped)).toEqual(['["a"]:1', 'null:1', '["a"]:2']);
+  });
+
   test('replace swaps every row for the new ones in one transaction', async () => {
     const t = await makeTable(columns, { insert_mode: 'replace' });
     await app.request('POST', `${t}/rows/bulk`, { body: { creates: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 1 }, { sku: 'c', qty: 1 }] } });
@@ -270,12 +295,12 @@ describe('insert modes (bulk creates)', () => {
 });
 
 describe('column changes reach the rows', () => {
-  test('removing a column removes its values; re-adding the id starts empty; its index is cleaned', async () => {
+  test('removing a column removes its values; re-adding the id starts empty; the removed slot is cleaned up', async () => {
     const t = await makeTable(INVOICE);
     await app.request('POST', `${t}/rows/bulk`, { body: { creates: [{ amount: 1, vendor: 'A' }, { amount: 2, vendor: 'B' }] } });
-    const table = (await app.request('GET', t)).body;
-    const record = app.services.tablesStore.get(table.id)!;
-    const vendorSlot = record.slots.vendor!;
+    const id = (await app.request('GET', t)).body.id;
+    const record = async () => (await app.services.port.tables.get(id))!;
+    const vendorSlot = (await record()).slots.vendor!;
     await app.request('DELETE', `${t}/columns/vendor`);
     const rows = (await app.request('GET', `${t}/rows`)).body.rows;
     expect(rows.every((r: object) => !('vendor' in r))).toBe(true);
@@ -283,6 +308,20 @@ describe('column changes reach the rows', () => {
     await app.request('POST', `${t}/columns`, { body: { id: 'vendor', name: 'Vendor' } });
     expect((await app.request('GET', `${t}/rows?filter=vendor.is.null`)).body.count).toBe(2);
     expect((await app.request('GET', `${t}/rows?filter=vendor.eq.A`)).body.count).toBe(0);
+    expect((await record()).slots.vendor).not.toBe(vendorSlot);
+    expect((await record()).dropped_slots).toEqual([vendorSlot]);
+    await app.services.tables.cleanDroppedSlots();
+    expect((await record()).dropped_slots).toEqual([]);
+  });
+
+  lmdbTest("a removed column's index entries are deleted by the clean-up", async () => {
+    const t = await makeTable(INVOICE);
+    await app.request('POST', `${t}/rows/bulk`, { body: { creates: [{ amount: 1, vendor: 'A' }, { amount: 2, vendor: 'B' }] } });
+    const table = (await app.request('GET', t)).body;
+    const record = app.services.tablesStore.get(table.id)!;
+    const vendorSlot = record.slots.vendor!;
+    await app.request('DELETE', `${t}/columns/vendor`);
+    await app.request('POST', `${t}/columns`, { body: { id: 'vendor', name: 'Vendor' } });
     const count = () => app.services.rowsStore.countIndex(record.seq, vendorSlot, null, null, 1000);
     expect(count()).toBe(2);
     expect(await app.services.tables.cleanDroppedSlots()).toBe(2);
@@ -301,7 +340,27 @@ describe('column changes reach the rows', () => {
     expect((await app.request('GET', `${t}/rows?filter=code.gt.10`)).body.count).toBe(1);
   });
 
-  test('a purged table takes its rows and index entries with it', async () => {
+  test('a purged table is gone, 72 hours after its deletion', async () => {
+    const clock = new ManualClock();
+    const local = await startApp({ clock });
+    try {
+      const created = await local.request('POST', TABLES, { body: { name: 'Purged', columns_json: INVOICE } });
+      const t = `${TABLES}/${created.body.id}`;
+      await local.request('POST', `${t}/rows/bulk`, { body: { creates: [{ amount: 1 }, { amount: 2 }] } });
+      await local.request('DELETE', t);
+      clock.advance(71 * 3600 * 1000);
+      expect(await local.services.tables.purgeDeleted()).toEqual([]);
+      expect(await local.services.port.tables.get(created.body.id)).toMatchObject({ id: created.body.id });
+      clock.advance(2 * 3600 * 1000);
+      expect(await local.services.tables.purgeDeleted()).toEqual([created.body.id]);
+      expect(await local.services.port.tables.get(created.body.id)).toBeUndefined();
+      expectError(await local.request('POST', `${t}/restore`), 404, 'table_not_found');
+    } finally {
+      await local.close();
+    }
+  });
+
+  lmdbTest('a purged table takes its rows and index entries with it', async () => {
     const clock = new ManualClock();
     const local = await startApp({ clock });
     try {
@@ -318,5 +377,4 @@ describe('column changes reach the rows', () => {
       await local.close();
     }
   });
-
 });

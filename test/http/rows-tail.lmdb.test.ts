@@ -1,12 +1,13 @@
 /**
  * Bulk loads leave their rows' index entries to a background merge (the unmerged tail): every
  * kind of write and table change while a tail exists keeps answers and, after the merge, LMDB's
- * index exactly as if each row had been indexed in its own transaction.
+ * index exactly as if each row had been indexed in its own transaction. The tail and the merge are
+ * LMDB's: these tests run on LMDB whatever ROWSMITH_TEST_STORE says.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { slotSpecs } from '../../src/store/slots';
 import { DEFER_INDEX_ROWS } from '../../src/services/rows.service';
-import { startApp, type TestApp } from '../helpers/app';
+import { startLmdbApp, type TestApp } from '../helpers/app';
 import { indexProblems } from '../helpers/index-check';
 
 const TABLES = '/v1/projects/proj_default/tables';
@@ -19,7 +20,7 @@ const COLUMNS = [
 let app: TestApp;
 beforeAll(async () => {
   // No merge until a test asks for one.
-  app = await startApp({ config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000 } });
+  app = await startLmdbApp({ config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000 } });
 });
 afterAll(() => app.close());
 
@@ -161,7 +162,7 @@ describe('the unmerged tail', () => {
   test('a long tail is merged in several runs, each moving the mark, with writes between them', async () => {
     const dataDir = app.dataDir;
     await app.close(true);
-    app = await startApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000, indexMergeRunRows: 700 } });
+    app = await startLmdbApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000, indexMergeRunRows: 700 } });
     const t = await tableWith([]);
     for (let n = 0; n < 3000; n += 1000) expect((await app.request('POST', `${t.base}/rows/bulk`, { body: { creates: load(1000, n) } })).status).toBe(200);
     const s = app.services;
@@ -187,7 +188,7 @@ describe('the unmerged tail', () => {
   test('a load that finds the tail full waits for the merge to make room', async () => {
     const dataDir = app.dataDir;
     await app.close(true);
-    app = await startApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000, indexMergeRunRows: 300, indexTailMaxRows: 1000 } });
+    app = await startLmdbApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000, indexMergeRunRows: 300, indexTailMaxRows: 1000 } });
     const t = await tableWith([]);
     for (let n = 0; n < 1000; n += 500) expect((await app.request('POST', `${t.base}/rows/bulk`, { body: { creates: load(500, n) } })).status).toBe(200);
     expect(app.services.tails.size(t.seq())).toBe(1000);
@@ -204,7 +205,7 @@ describe('the unmerged tail', () => {
     const t = await tableWith(load(400));
     const dataDir = app.dataDir;
     await app.close(true);
-    app = await startApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000 } });
+    app = await startLmdbApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000 } });
     expect(app.services.rowsStore.mark(t.seq())).toBe('');
     expect(await codes(t.base, 'filter=code.eq.C399')).toEqual(['C399']);
     expect((await codes(t.base, 'filter=qty.eq.3&order=code.asc')).length).toBe(load(400).filter((r) => r.qty === 3).length);
@@ -219,10 +220,10 @@ describe('the unmerged tail', () => {
     for (let n = 0; n < 6000; n += 1000) expect((await app.request('POST', `${t.base}/rows/bulk`, { body: { creates: load(1000, n) } })).status).toBe(200);
     const dataDir = app.dataDir;
     await app.close(true);
-    app = await startApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000 } });
+    app = await startLmdbApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000 } });
     const all = await list(t.base, 'order=id.asc');
     await app.close(true);
-    app = await startApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000 } });
+    app = await startLmdbApp({ dataDir, config: { rateLimitPerSecond: 0, indexMergeIdleMs: 86_400_000 } });
     // Slices of 256 rows: the writes below commit while it reads (each commit lets a slice run).
     const loading = app.services.tails.preload(t.seq(), slotSpecs(app.services.tablesStore.get(t.id)!), 0);
     // Writes while it reads: updates before and after where it has got to, a delete, new rows.
