@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import ExcelJS from 'exceljs';
 import { createHash } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { ManualClock } from '../../src/lib/clock';
+import { ExportFiles } from '../../src/store/exports.store';
 import { ADMIN_KEY, expectError, startApp, TEST_STORE, type TestApp } from '../helpers/app';
 
 const P = '/v1/projects/proj_default';
@@ -147,7 +149,9 @@ describe('export status and expiry', () => {
     }
   });
 
-  test('an export left processing by a stopped process is failed at start', async () => {
+  // One process (LMDB): start-up fails what the last run left. On PostgreSQL other nodes may be
+  // writing it; the sweep of work no worker will finish is tested in postgres-nodes.test.ts.
+  test.skipIf(TEST_STORE === 'postgres')('an export left processing by a stopped process is failed at start', async () => {
     const app = await startApp();
     try {
       const table = (await app.request('POST', `${P}/tables`, { body: { name: 'T', columns_json: [{ id: 'a', name: 'A' }] } })).body.id;
@@ -156,7 +160,12 @@ describe('export status and expiry', () => {
       // Put the export back in the state a stop in the middle of writing it would have left.
       const record = (await app.services.port.exports.get(started.id))!;
       await app.services.port.exports.put({ ...record, status: 'processing' });
+      // Two writers' temporary files (a writer has its own), half written.
+      const path = new ExportFiles(app.dataDir).filePath(record);
+      const temps = [`${path}.0a1b2c.tmp`, `${path}.3d4e5f.tmp`];
+      for (const temp of temps) writeFileSync(temp, '[{"a":');
       expect(await app.services.exports.recoverInterrupted()).toBe(1);
+      expect(temps.filter((temp) => existsSync(temp))).toEqual([]);
       const after = (await app.request('GET', `${P}/exports/${started.id}`)).body;
       expect(after).toMatchObject({ status: 'failed' });
       expect(after.error).toContain('interrupted');

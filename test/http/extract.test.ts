@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { AddressPolicy } from '../../src/lib/address';
 import { REVIEW_BELOW } from '../../src/domain/columns';
 import { DOCUMENT_FIT } from '../../src/services/extract.service';
-import { ADMIN_KEY, expectError, startApp, type TestApp } from '../helpers/app';
+import { ADMIN_KEY, expectError, startApp, TEST_STORE, type TestApp } from '../helpers/app';
 import { startReceiver } from '../helpers/receiver';
 
 const P = '/v1/projects/proj_default';
@@ -463,7 +463,9 @@ describe('batches', () => {
     expectError(await app.request('GET', `${P}/tables/${table}/rows/row_nope/source`), 404, 'row_not_found');
   });
 
-  test('a batch left unfinished by a stopped process is failed at the next start', async () => {
+  // One process (LMDB): start-up fails what the last run left. On PostgreSQL other nodes may be
+  // running it; the sweep of work no worker will finish is tested in postgres-nodes.test.ts.
+  test.skipIf(TEST_STORE === 'postgres')('a batch left unfinished by a stopped process is failed at the next start', async () => {
     const local = await startApp();
     try {
       const prepared = await local.services.extract.prepare({ organizationId: 'org_default', projectId: 'proj_default', tableId: null, actorId: 'key_x', documents: [], text: 'a: b' });
