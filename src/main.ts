@@ -104,7 +104,7 @@ async function shutdown(signal: string): Promise<void> {
   void server.stop(false);
   await gateway.drain(config.shutdownGraceMs);
   await scheduler.stop();
-  await worker?.stop();
+  await worker?.stop(config.shutdownGraceMs);
   await app.services.dispatcher.stop();
   await app.services.exports.settle();
   builds?.close();

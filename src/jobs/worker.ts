@@ -98,12 +98,16 @@ export class Worker {
     }
   }
 
-  /** Stops claiming and waits for the jobs running here; a job cut off by exit goes to another worker. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming and waits for the jobs running here, for at most `graceMs` (a page of OCR can
+   * take minutes): a job cut off by the exit goes to another worker once its lease runs out.
+   */
+  async stop(graceMs = Infinity): Promise<void> {
     this.stopping = true;
     if (this.poll) clearInterval(this.poll);
     await this.unlisten?.().catch(() => {});
     await this.claiming;
-    await Promise.all(this.running);
+    const waited = Promise.all(this.running);
+    await (Number.isFinite(graceMs) ? Promise.race([waited, Bun.sleep(graceMs)]) : waited);
   }
 }

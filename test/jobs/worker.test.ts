@@ -108,6 +108,22 @@ describe.skipIf(!POSTGRES_BIN)('workers on the shared queue', () => {
     expect(row.last_error).toBe('attempt 5 failed');
   }, 30_000);
 
+  test('stopping waits for running jobs at most its grace, and claims nothing after', async () => {
+    let finished = false;
+    const slow = worker('stopping', { long: async () => void (await Bun.sleep(3_000), (finished = true)) }, 300, 1);
+    await slow.start();
+    await jobs.enqueue('long', 'one', {});
+    for (const deadline = Date.now() + 10_000; (await jobs.state('long', 'one')) !== 'running' && Date.now() < deadline; ) await Bun.sleep(20);
+    expect(await jobs.state('long', 'one')).toBe('running');
+    const started = performance.now();
+    await slow.stop(200);
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(finished).toBe(false);
+    await jobs.enqueue('long', 'two', {});
+    await Bun.sleep(300);
+    expect(await jobs.state('long', 'two')).toBe('queued');
+  }, 30_000);
+
   test('a worker that stops renewing (a dead node) loses its job to another once the lease runs out', async () => {
     const runs: string[] = [];
     // This "node" claims the job and then hangs without heartbeats, as a frozen or killed process does.
