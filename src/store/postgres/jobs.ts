@@ -17,7 +17,7 @@
  * measured from the database's.
  */
 import type { SQL } from 'bun';
-import type { JobQueue, JobState } from '../queue';
+import type { JobQueue, JobState, QueuedJob } from '../queue';
 
 /** Every enqueue notifies this channel with the job's kind, so idle workers wake instead of polling. */
 export const JOBS_CHANNEL = 'rowsmith_jobs';
@@ -27,15 +27,8 @@ export const DEFAULT_MAX_ATTEMPTS = 5;
 /** When a job is due: an instant, or a delay after the database's now. */
 export type When = Date | { inMs: number };
 
-export interface Job<P = unknown> {
-  /** A bigint, as text. */
-  id: string;
-  kind: string;
-  key: string;
-  payload: P;
-  /** Claims so far, this one included: the lease's token. */
-  attempts: number;
-  maxAttempts: number;
+/** A claimed job as the port sees it (the id is a bigint, as text; attempts are the lease's token), and its times. */
+export interface Job<P = unknown> extends QueuedJob<P> {
   runAt: Date;
   leaseUntil: Date;
   /** The error of the previous attempt, for a retried job. */
