@@ -121,38 +121,35 @@ describe.skipIf(!POSTGRES_BIN)('three nodes on one PostgreSQL', () => {
     for (let i = 0; i < files; i++) form.append('file', new File([drawInvoice().png], `scan-${i}.png`, { type: 'image/png' }));
     const answer = call(a, 'POST', `${P}/tables/${table}/extract`, form);
 
-    // Each file is a job of its own. B claims the first (A has no worker, and C does not run yet).
+    // Each file is a job of its own, and B, the only worker yet, reads them one by one. Once it
+    // has finished one, B is killed just after it claims the next: in the middle of that document.
     const ownedBy = (server: ServerProcess) => `%:${server.proc.pid}:%`;
-    let batchId = '';
-    for (const deadline = Date.now() + 30_000; !batchId && Date.now() < deadline; await Bun.sleep(50)) {
+    const heldByB = async () => {
       const [job] = await db.unsafe(`SELECT key FROM jobs WHERE kind = 'extract-file' AND state = 'running' AND lease_owner LIKE $1`, [ownedBy(b)]);
-      if (job) batchId = job.key.split('/')[0];
+      return (job?.key as string | undefined) ?? '';
+    };
+    let first = '';
+    for (const deadline = Date.now() + 30_000; !first && Date.now() < deadline; await Bun.sleep(20)) first = await heldByB();
+    expect(first).toStartWith('batch_');
+    const batchId = first.split('/')[0];
+    let killedIn = '';
+    for (const deadline = Date.now() + 60_000; !killedIn && Date.now() < deadline; await Bun.sleep(20)) {
+      const held = await heldByB();
+      if (held && held !== first) {
+        b.proc.kill('SIGKILL');
+        await b.proc.exited;
+        killedIn = held;
+      }
     }
-    expect(batchId).toStartWith('batch_');
-    const c = await nodeC();
 
-    // A client on C follows the batch from its first event. Once a file is done, B is killed
-    // in the middle of the file it holds then.
+    // C starts and takes over; a client on C follows the batch from its first event.
+    const c = await nodeC();
     const events: EventSourceMessage[] = [];
     const stream = await fetch(`${c.url}${P}/batches/${batchId}/events`, { headers });
     expect(stream.status).toBe(200);
     const parser = createParser({ onEvent: (e) => events.push(e) });
     const decoder = new TextDecoder();
-    let killedIn = '';
-    for await (const chunk of stream.body!) {
-      parser.feed(decoder.decode(chunk, { stream: true }));
-      const read = events.filter((e) => e.event === 'rows').map((e) => `${batchId}/${JSON.parse(e.data).file_name.match(/scan-(\d+)/)[1]}`);
-      if (!killedIn && read.length) {
-        const running = await db.unsafe(`SELECT key FROM jobs WHERE kind = 'extract-file' AND state = 'running' AND lease_owner LIKE $1`, [ownedBy(b)]);
-        // A file B is still reading (one whose rows came already is only being marked done).
-        const held = running.find((j: { key: string }) => !read.includes(j.key));
-        if (held) {
-          b.proc.kill('SIGKILL');
-          await b.proc.exited;
-          killedIn = held.key;
-        }
-      }
-    }
+    for await (const chunk of stream.body!) parser.feed(decoder.decode(chunk, { stream: true }));
     expect(killedIn).toStartWith(`${batchId}/`);
     const kinds = events.map((e) => e.event);
     expect(kinds[0]).toBe('batch');
