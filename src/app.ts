@@ -63,6 +63,9 @@ import { SearchIndexes } from './search/search';
 import { TablesStore } from './store/tables.store';
 import { FilesStore } from './store/files.store';
 import { ExportFiles } from './store/exports.store';
+import { FolderStorage } from './store/files/folder';
+import { S3Storage } from './store/files/s3';
+import type { FileStorage } from './store/files/storage';
 import { ExamplesService } from './services/examples.service';
 import { EXTRACT_FILE_JOB, EXTRACT_JOB } from './services/extract.service';
 import { MemoryEventLog, type EventLog } from './store/events';
@@ -72,6 +75,7 @@ import { Worker } from './jobs/worker';
 import type { JobQueue } from './store/queue';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { examplesRoutes } from './http/examples.routes';
 
 export { VERSION };
@@ -107,7 +111,7 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
   const merger = new IndexMerger(store, rowsStore, tablesStore, tails, log, config.indexMergeIdleMs, config.indexMergeRunRows, config.indexTailMaxRows, config.indexMergeSliceMs, foreground, builds);
   const rowsQuery = new RowsQuery(rowsStore, search, cursors, columnCache, new RowIndex(rowsStore, tails));
   const core = coreServices(
-    { port, cursors, query: rowsQuery, caches: { search, columns: columnCache, tails, merger }, foreground, filesDir: store.dataDir, events: new MemoryEventLog(), jobs: null, buckets: memoryBuckets(clock) },
+    { port, cursors, query: rowsQuery, caches: { search, columns: columnCache, tails, merger }, foreground, storage: new FolderStorage(store.dataDir), events: new MemoryEventLog(), jobs: null, buckets: memoryBuckets(clock) },
     config,
     clock,
     log,
@@ -121,14 +125,18 @@ export function createServices(store: Store, config: Config, clock: Clock, log: 
  * over SQL. The database keeps its own indexes, so there are no caches, tails or index merge.
  * Extractions are jobs of the shared queue, and their events are in the database, so any node
  * can run a batch and any node can stream it; unless its role is `api`, this node's worker is
- * started here.
+ * started here. Files are in a folder or a bucket that every node reaches, checked before anything
+ * starts (`FilesUnavailable` when they cannot be written).
  */
 export async function createPostgresServices(sql: SQL, config: Config, clock: Clock, log: Logger, network: NetworkDeps = {}) {
   const port = postgresPort(sql);
   const cursors = new CursorCodec(await serverSecret(port));
   const query = new PgRowsQuery(new PgClient(sql), cursors);
   const jobs = pgJobQueue(sql);
-  const parts = { port, cursors, query, caches: null, foreground: new Foreground(config.backgroundYieldMs), filesDir: config.filesDir, events: new PgEventLog(sql), jobs, buckets: pgRateBuckets(sql) };
+  // With a bucket, DATA_DIR keeps only what this node makes before uploading it.
+  const storage = config.files.kind === 's3' ? new S3Storage(config.files, join(config.dataDir, 'tmp')) : new FolderStorage(config.files.dir);
+  await storage.check();
+  const parts = { port, cursors, query, caches: null, foreground: new Foreground(config.backgroundYieldMs), storage, events: new PgEventLog(sql), jobs, buckets: pgRateBuckets(sql) };
   const core = coreServices(parts, config, clock, log, network);
   const worker =
     config.role === 'api'
@@ -146,7 +154,7 @@ interface StoreParts {
   caches: RowCaches | null;
   foreground: Foreground;
   /** Where uploaded and exported files are kept. */
-  filesDir: string;
+  storage: FileStorage;
   /** Where batches' progress events go, for whoever follows them. */
   events: EventLog;
   /** The shared queue of extraction jobs, or null when this process runs its extractions itself. */
@@ -155,13 +163,13 @@ interface StoreParts {
   buckets: RateBuckets;
 }
 
-function coreServices({ port, cursors, query, caches, foreground, filesDir, events, jobs, buckets }: StoreParts, config: Config, clock: Clock, log: Logger, network: NetworkDeps) {
+function coreServices({ port, cursors, query, caches, foreground, storage, events, jobs, buckets }: StoreParts, config: Config, clock: Clock, log: Logger, network: NetworkDeps) {
   const accounts = new AccountsService(port, clock);
   const tables = new TablesService(port, clock, cursors, caches);
   const outbound = new Outbound(config.outboundPolicy, network.resolver ?? systemResolver, config.webhookCa, `rowsmith/${VERSION}`);
   const sender = new WebhookSender(outbound, clock, config.webhookTimeoutMs);
   const webhooks = new WebhooksService(port, clock, cursors, outbound, sender, config, network.random);
-  const files = new FilesStore(filesDir);
+  const files = new FilesStore(storage);
   const rows = new RowsService(port, tables, query, clock, caches);
   const batches = new BatchesService(port, files, tables, cursors, clock, events);
   const examples = new ExamplesService(port, files, tables, cursors, clock, config, batches);
@@ -169,6 +177,7 @@ function coreServices({ port, cursors, query, caches, foreground, filesDir, even
   return {
     port,
     foreground,
+    storage,
     accounts,
     tables,
     columns: new ColumnsService(tables),
@@ -177,7 +186,7 @@ function coreServices({ port, cursors, query, caches, foreground, filesDir, even
     keys: new KeysService(accounts, cursors),
     extract: new ExtractService(port, files, tables, rows, webhooks, outbound, clock, config, log, (tableId) => examples.layoutsFor(tableId), events, jobs),
     examples,
-    exports: new ExportsService(port, new ExportFiles(filesDir), tables, rows, clock, log, config.exportTtlMs, jobs),
+    exports: new ExportsService(port, new ExportFiles(storage), tables, rows, clock, log, config.exportTtlMs, jobs),
     suggest: new SuggestService(config),
     templates: new TemplatesService(port, tables, cursors, clock),
     rateLimiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, buckets),

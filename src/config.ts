@@ -66,8 +66,8 @@ export interface Config {
   llm: { baseUrl: string; model: string; apiKey: string | null; timeoutMs: number } | null;
   /** OCR languages (installed `@tesseract.js-data/*` packages), worker threads and time per page. */
   ocr: { languages: string[]; workers: number; pageTimeoutMs: number; engine: OcrEngine };
-  /** Where uploaded and exported files are kept: DATA_DIR, or on PostgreSQL a folder every node shares. */
-  filesDir: string;
+  /** Where uploaded and exported files are kept: DATA_DIR, or on PostgreSQL a folder or an S3-compatible bucket every node reaches. */
+  files: FilesConfig;
   /** What this node does: serve the API, run extraction jobs, or both (several roles need PostgreSQL). */
   role: NodeRole;
   /** Extraction jobs a worker runs at once. */
@@ -77,6 +77,21 @@ export interface Config {
 }
 
 export type StoreConfig = { kind: 'lmdb' } | { kind: 'postgres'; databaseUrl: string };
+
+export type FilesConfig = { kind: 'folder'; dir: string } | S3FilesConfig;
+
+/** A bucket and how to reach it; null fields are left to Bun's S3 client and its defaults. */
+export interface S3FilesConfig {
+  kind: 's3';
+  bucket: string;
+  endpoint: string | null;
+  region: string | null;
+  /** Put before every key: empty, or ending in `/`. */
+  prefix: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  sessionToken: string | null;
+}
 
 export const NODE_ROLES = ['all', 'api', 'worker'] as const;
 export type NodeRole = (typeof NODE_ROLES)[number];
@@ -184,15 +199,53 @@ function storeConfig(env: Env): StoreConfig {
   return { kind, databaseUrl };
 }
 
-/** Roles and a shared files folder are for nodes sharing a PostgreSQL database; LMDB is one process. */
-function nodeSettings(env: Env, store: StoreConfig, dataDir: string): Pick<Config, 'filesDir' | 'role' | 'workerConcurrency' | 'jobLeaseMs'> {
+/** The S3 settings other than the bucket, each meaningless without one. */
+const S3_SETTINGS = ['ROWSMITH_FILES_S3_ENDPOINT', 'ROWSMITH_FILES_S3_REGION', 'ROWSMITH_FILES_S3_PREFIX', 'ROWSMITH_FILES_S3_ACCESS_KEY_ID', 'ROWSMITH_FILES_S3_SECRET_ACCESS_KEY'];
+
+/**
+ * Files in DATA_DIR, or with PostgreSQL in a folder every node mounts or an S3-compatible bucket.
+ * Credentials not given in the bucket's own settings are the usual AWS ones, read here once too.
+ */
+function filesSettings(env: Env, store: StoreConfig, dataDir: string): FilesConfig {
+  const dir = env.ROWSMITH_FILES_DIR?.trim();
+  const bucket = env.ROWSMITH_FILES_S3_BUCKET?.trim();
+  for (const [name, value] of [['ROWSMITH_FILES_DIR', dir], ['ROWSMITH_FILES_S3_BUCKET', bucket]] as const) {
+    if (store.kind === 'lmdb' && value) throw new ConfigError(`${name} needs ROWSMITH_STORE=postgres: on LMDB files stay in DATA_DIR, where backups find them`);
+  }
+  if (dir && bucket) throw new ConfigError('ROWSMITH_FILES_DIR and ROWSMITH_FILES_S3_BUCKET name two places for the same files: set one of them');
+  if (!bucket) {
+    const stray = S3_SETTINGS.find((name) => env[name]?.trim());
+    if (stray) throw new ConfigError(`${stray} needs ROWSMITH_FILES_S3_BUCKET, the bucket it is for`);
+    return { kind: 'folder', dir: dir ? resolve(dir) : dataDir };
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`ROWSMITH_FILES_S3_BUCKET must be a bucket name (3 to 63 lowercase letters, digits, dots and hyphens), got "${bucket}"`);
+  const endpoint = env.ROWSMITH_FILES_S3_ENDPOINT?.trim() || null;
+  if (endpoint !== null && !/^https?:\/\/[^/]/.test(endpoint)) throw new ConfigError('ROWSMITH_FILES_S3_ENDPOINT must be an http(s) URL such as http://minio:9000 or https://s3.eu-west-1.amazonaws.com');
+  const prefix = (env.ROWSMITH_FILES_S3_PREFIX ?? '').trim().replace(/^\/+|\/+$/g, '');
+  if (prefix.split('/').some((part) => part === '.' || part === '..') || prefix.includes('//')) throw new ConfigError(`ROWSMITH_FILES_S3_PREFIX must be a key prefix such as rowsmith/prod, got "${env.ROWSMITH_FILES_S3_PREFIX}"`);
+  const accessKeyId = env.ROWSMITH_FILES_S3_ACCESS_KEY_ID?.trim() || null;
+  const secretAccessKey = env.ROWSMITH_FILES_S3_SECRET_ACCESS_KEY?.trim() || null;
+  if ((accessKeyId === null) !== (secretAccessKey === null)) throw new ConfigError('ROWSMITH_FILES_S3_ACCESS_KEY_ID and ROWSMITH_FILES_S3_SECRET_ACCESS_KEY go together: set both or neither');
+  const aws = accessKeyId === null;
+  return {
+    kind: 's3',
+    bucket,
+    endpoint: endpoint?.replace(/\/+$/, '') ?? null,
+    region: env.ROWSMITH_FILES_S3_REGION?.trim() || env.AWS_REGION?.trim() || null,
+    prefix: prefix ? `${prefix}/` : '',
+    accessKeyId: accessKeyId ?? (env.AWS_ACCESS_KEY_ID?.trim() || null),
+    secretAccessKey: secretAccessKey ?? (env.AWS_SECRET_ACCESS_KEY?.trim() || null),
+    // A session token belongs to the AWS credentials it came with.
+    sessionToken: aws ? env.AWS_SESSION_TOKEN?.trim() || null : null,
+  };
+}
+
+/** Roles are for nodes sharing a PostgreSQL database; LMDB is one process. */
+function nodeSettings(env: Env, store: StoreConfig): Pick<Config, 'role' | 'workerConcurrency' | 'jobLeaseMs'> {
   const role = (env.ROWSMITH_ROLE ?? '').trim().toLowerCase() || 'all';
   if (!(NODE_ROLES as readonly string[]).includes(role)) throw new ConfigError(`ROWSMITH_ROLE must be all, api or worker, got "${env.ROWSMITH_ROLE}"`);
-  const filesDir = env.ROWSMITH_FILES_DIR?.trim();
   if (store.kind === 'lmdb' && role !== 'all') throw new ConfigError(`ROWSMITH_ROLE=${role} needs ROWSMITH_STORE=postgres: on LMDB one process does everything`);
-  if (store.kind === 'lmdb' && filesDir) throw new ConfigError('ROWSMITH_FILES_DIR needs ROWSMITH_STORE=postgres: on LMDB files stay in DATA_DIR, where backups find them');
   return {
-    filesDir: filesDir ? resolve(filesDir) : dataDir,
     role: role as NodeRole,
     workerConcurrency: int(env, 'ROWSMITH_WORKER_CONCURRENCY', 2, 1, 64),
     jobLeaseMs: int(env, 'ROWSMITH_JOB_LEASE_MS', 60_000, 500, 3_600_000),
@@ -241,6 +294,7 @@ export function loadConfig(env: Env = process.env): Config {
     indexTailMaxRows: int(env, 'ROWSMITH_INDEX_TAIL_MAX_ROWS', 3_000_000, 1000, 100_000_000),
     llm: llm(env),
     ocr: ocrSettings(env),
-    ...nodeSettings(env, store, dataDir),
+    files: filesSettings(env, store, dataDir),
+    ...nodeSettings(env, store),
   };
 }

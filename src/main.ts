@@ -11,6 +11,7 @@ import { createLogger } from './lib/log';
 import { EVENTS_RETENTION_MS } from './store/events';
 import { bootstrap } from './services/bootstrap.service';
 import { openStore } from './store/db';
+import { FilesUnavailable } from './store/files/storage';
 import { migrate } from './store/postgres/migrate';
 
 let config: Config;
@@ -51,9 +52,16 @@ async function open() {
     console.error(`rowsmith: the database of ROWSMITH_DATABASE_URL cannot be used: ${(error as Error).message}`);
     process.exit(1);
   }
-  const app = await createPostgresApp({ config, sql, clock, log, gateway });
+  let app: Awaited<ReturnType<typeof createPostgresApp>>;
+  try {
+    app = await createPostgresApp({ config, sql, clock, log, gateway });
+  } catch (error) {
+    if (!(error instanceof FilesUnavailable)) throw error;
+    console.error(`rowsmith: ${error.message}`);
+    process.exit(1);
+  }
   const role = config.role === 'all' ? '' : `, role ${config.role}`;
-  return { app, merger: null, builds: null, worker: app.services.worker, close: () => sql.close(), where: `data in PostgreSQL, files in ${config.filesDir}${role}` };
+  return { app, merger: null, builds: null, worker: app.services.worker, close: () => sql.close(), where: `data in PostgreSQL, files in ${app.services.storage.where}${role}` };
 }
 
 const { app, merger, builds, worker, close, where } = await open();

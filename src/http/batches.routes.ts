@@ -13,7 +13,7 @@ export function fileResponse(file: FileDownload, inline = false): Response {
   const headers: Record<string, string> = {
     'content-type': file.contentType,
     'content-disposition': file.disposition,
-    'content-length': String(file.body instanceof Blob ? file.body.size : file.body.byteLength),
+    'content-length': String(file.size),
     'x-content-type-options': 'nosniff',
     'cache-control': 'private, no-store',
   };

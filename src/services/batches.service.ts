@@ -72,8 +72,10 @@ export function toExtraction(record: ExtractionRecord): Extraction {
 }
 
 export interface FileDownload {
-  /** The file, in memory or (large exports) on disk. */
-  body: Uint8Array | Blob;
+  /** The file: in memory, on disk, or (large exports in a bucket) streamed from where it is kept. */
+  body: Uint8Array | Blob | ReadableStream<Uint8Array>;
+  /** Its length in bytes (a stream does not know it). */
+  size: number;
   contentType: string;
   disposition: string;
 }
@@ -157,7 +159,7 @@ export class BatchesService {
     for (const id of batch.extraction_ids) fileNames.set(id, (await this.port.batches.getExtraction(id))?.file_name ?? null);
     const rows = inFileOrder(await this.port.batches.batchRows(batchId), batch).map((r) => ({ ...r.values, _file: fileNames.get(r.extraction_id) ?? null, _confidence: r.confidence, _needs_review: needsReview(r.confidence) }));
     const bytes = await renderRows(format, [...batch.schema_json.columns, ...ROW_ORIGIN_COLUMNS], rows, batchId);
-    return { body: bytes, contentType: DOWNLOAD_TYPES[format], disposition: contentDisposition('attachment', `${batchId}.${format}`) };
+    return { body: bytes, size: bytes.byteLength, contentType: DOWNLOAD_TYPES[format], disposition: contentDisposition('attachment', `${batchId}.${format}`) };
   }
 
   /** A row with the extraction (and so the file) it came from; 404 `row_source_not_found` for a row typed in. */
@@ -173,10 +175,11 @@ export class BatchesService {
   /** The file a row was extracted from. */
   async rowSource(projectId: string, tableId: string, rowId: string, disposition: 'attachment' | 'inline'): Promise<FileDownload> {
     const { extraction } = await this.rowOrigin(projectId, tableId, rowId);
-    const bytes = this.files.read(extraction.file_key);
+    const bytes = await this.files.read(extraction.file_key);
     if (!bytes) throw new ApiError(404, 'row_source_not_found', `Row ${rowId} did not come from a file`);
     return {
       body: bytes,
+      size: bytes.byteLength,
       contentType: disposition === 'inline' ? extraction.content_type : 'application/octet-stream',
       disposition: contentDisposition(disposition, extraction.file_name),
     };

@@ -152,7 +152,7 @@ export class ExamplesService {
   private async readingOf(extraction: ExtractionRecord): Promise<Reading | null> {
     const kept = extraction.file_checksum ? await this.port.readings.get(extraction.file_checksum) : undefined;
     if (kept) return kept;
-    const bytes = this.files.read(extraction.file_key);
+    const bytes = await this.files.read(extraction.file_key);
     if (!bytes) return null;
     try {
       const reading = await readDocument({ name: extraction.file_name, contentType: extraction.content_type, bytes });
@@ -254,7 +254,7 @@ export class ExamplesService {
   async pageImage(projectId: string, tableId: string, rowId: string, page: number): Promise<Uint8Array> {
     const { extraction } = await this.origins.rowOrigin(projectId, tableId, rowId);
     const format = RENDERED[extraction.file_type ?? ''];
-    const bytes = this.files.read(extraction.file_key);
+    const bytes = await this.files.read(extraction.file_key);
     if (!format || !bytes) throw new ApiError(404, 'row_source_not_found', `Row ${rowId} came from ${extraction.file_name}, which has no pages to show`);
     try {
       return (await renderPage(bytes, format, page)).png;

@@ -3,9 +3,7 @@
  * background by paging through the rows in the requested order (a page at a time, never the whole
  * table in memory), then checksummed. Expired exports and their files are purged.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import type { Column } from '../domain/columns';
 import type { ExportFormat } from '../domain/exports';
@@ -214,33 +212,31 @@ export class ExportsService {
   }
 
   private async write(record: ExportRecord, table: TableRecord, query: { filter?: string; order: string; q?: string; limit: number }, withSchema: boolean): Promise<void> {
-    const path = this.files.filePath(record);
-    // Its own temporary name: two workers writing one export (a lease taken over) never share a file.
-    const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      mkdirSync(dirname(path), { recursive: true });
-      const writer = writerFor(record.format, temp, table, withSchema);
-      let count = 0;
-      let cursor: string | undefined;
-      do {
-        const page = await this.rows.list(record.project_id, table.id, { ...query, cursor });
-        await writer.page(page.rows as Array<Record<string, unknown>>);
-        count += page.rows.length;
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor);
-      await writer.end();
-      renameSync(temp, path);
+      // Written where this node is, then stored whole: a run cut off leaves no file under the export's name.
+      const { count, checksum } = await this.files.writeFrom(record, async (path) => {
+        const writer = writerFor(record.format, path, table, withSchema);
+        let count = 0;
+        let cursor: string | undefined;
+        do {
+          const page = await this.rows.list(record.project_id, table.id, { ...query, cursor });
+          await writer.page(page.rows as Array<Record<string, unknown>>);
+          count += page.rows.length;
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        await writer.end();
+        return { count, checksum: await sha256OfFile(path) };
+      });
       const download = `/v1/projects/${record.project_id}/exports/${record.id}/download`;
       await this.update({
         ...record,
         status: 'complete',
         row_count: count,
-        checksum: await sha256OfFile(path),
+        checksum,
         [`${record.format}_key`]: download,
         updated_at: this.clock.now(),
       });
     } catch (error) {
-      rmSync(temp, { force: true });
       const message = error instanceof ApiError ? error.message : `the export could not be written: ${(error as Error).message}`;
       this.log.error('export_failed', { export_id: record.id, error: String((error as Error)?.stack ?? error) });
       await this.update({ ...record, status: 'failed', error: message.slice(0, 2048), updated_at: this.clock.now() });
@@ -255,8 +251,11 @@ export class ExportsService {
     const record = await this.require(projectId, exportId);
     if (record.status === 'processing') throw new ApiError(400, 'invalid_input', `Export ${exportId} is still being written; poll it until its status is complete`);
     if (record.status === 'failed') throw new ApiError(400, 'invalid_input', `Export ${exportId} failed: ${record.error}`);
+    const file = await this.files.open(record);
+    if (!file) throw new ApiError(404, 'not_found', `Export ${exportId} has no file any more`);
     return {
-      body: Bun.file(this.files.filePath(record)),
+      body: file.body,
+      size: file.size,
       contentType: DOWNLOAD_TYPES[record.format],
       disposition: contentDisposition('attachment', `${record.id}.${record.format}`),
     };
@@ -277,7 +276,7 @@ export class ExportsService {
       for (const record of due) await tx.exports.remove(record);
       return due;
     });
-    for (const record of expired) this.files.removeFile(record);
+    for (const record of expired) await this.files.remove(record);
     return expired.length;
   }
 
@@ -302,10 +301,7 @@ export class ExportsService {
   async recoverInterrupted(): Promise<number> {
     const stuck = (await this.port.exports.all()).filter((e) => e.status === 'processing');
     for (const record of stuck) {
-      const path = this.files.filePath(record);
-      if (existsSync(dirname(path))) {
-        for (const name of readdirSync(dirname(path))) if (name.startsWith(`${basename(path)}.`) && name.endsWith('.tmp')) rmSync(join(dirname(path), name), { force: true });
-      }
+      await this.files.removeLeftovers(record);
       await this.update({ ...record, status: 'failed', error: 'interrupted: the server stopped before the export was written', updated_at: this.clock.now() });
     }
     return stuck.length;

@@ -369,9 +369,10 @@ export class ExtractService {
     await this.save(batch);
     const { emit, flush } = this.emitter(batch.id, listen);
     emit('batch', toBatch(batch));
-    const extractions: ExtractionRecord[] = request.documents.map((doc, i) => {
-      const stored = this.files.put(doc.bytes);
-      return {
+    const extractions: ExtractionRecord[] = [];
+    for (const [i, doc] of request.documents.entries()) {
+      const stored = await this.files.put(doc.bytes);
+      extractions.push({
         id: newId('extr', started),
         batch_id: batch.id,
         table_id: request.tableId,
@@ -386,8 +387,8 @@ export class ExtractService {
         error: null,
         created_at: started,
         content_type: doc.contentType || 'application/octet-stream',
-      };
-    });
+      });
+    }
     batch = { ...batch, extraction_ids: extractions.map((e) => e.id), status: 'processing', updated_at: this.clock.now() };
     await this.port.transaction(async (tx) => {
       for (const e of extractions) await tx.batches.putExtraction(e);
@@ -497,8 +498,8 @@ export class ExtractService {
       const onPage = (pagesDone: number, pageCount: number) =>
         listen('progress', { files_done: started.files_done, file_count: fileCount, total_rows: started.rows_done ?? 0, file_name: name, pages_done: pagesDone, page_count: pageCount });
       if (job.failures[index]) throw new UnreadableDocument(job.failures[index]!);
-      const bytes = this.files.read(extraction.file_key);
-      if (!bytes) throw new UnreadableDocument('the uploaded file is missing from the files folder (with several nodes, ROWSMITH_FILES_DIR must be one folder that every node shares)');
+      const bytes = await this.files.read(extraction.file_key);
+      if (!bytes) throw new UnreadableDocument('the uploaded file is missing from the files storage (with several nodes, ROWSMITH_FILES_DIR must be one folder that every node shares, or ROWSMITH_FILES_S3_BUCKET one bucket)');
       const reading = await readDocument({ name, contentType: extraction.content_type, bytes }, job.formats[index], onPage);
       const notes = reading.notes ?? [];
       // Without a schema, the first file that gives one sets it for the files after it.

@@ -1,8 +1,7 @@
-/** Table exports: their records in LMDB, their files under DATA_DIR/exports. */
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+/** Table exports: their records in LMDB, their files under `exports/` in the files' storage. */
 import type { ExportFormat, ExportStatus } from '../domain/exports';
 import type { Store } from './db';
+import type { FileContent, FileStorage } from './files/storage';
 
 export interface ExportRecord {
   id: string;
@@ -26,22 +25,34 @@ export interface ExportRecord {
   format: ExportFormat;
 }
 
-/** An export's file, relative to DATA_DIR: named by the export's id, so never rewritten. */
-export function exportFileKey(record: Pick<ExportRecord, 'id' | 'format'>): string {
+type ExportFile = Pick<ExportRecord, 'id' | 'format'>;
+
+/** An export's file, relative to the files' storage: named by the export's id, so never rewritten. */
+export function exportFileKey(record: ExportFile): string {
   return `exports/${record.id}.${record.format}`;
 }
 
-/** Export files under DATA_DIR/exports. */
+/** Export files in the files' storage: written by whichever node runs the export, downloaded from any. */
 export class ExportFiles {
-  constructor(private readonly dataDir: string) {}
+  constructor(private readonly storage: FileStorage) {}
 
-  /** Where an export's file lives. */
-  filePath(record: Pick<ExportRecord, 'id' | 'format'>): string {
-    return join(this.dataDir, exportFileKey(record));
+  /** `fill` writes the file at a local temporary path; it then becomes the export's file, whole. */
+  writeFrom<T>(record: ExportFile, fill: (path: string) => Promise<T>): Promise<T> {
+    return this.storage.writeFrom(exportFileKey(record), fill);
   }
 
-  removeFile(record: ExportRecord): void {
-    rmSync(this.filePath(record), { force: true });
+  /** The file to stream; null when there is none. */
+  open(record: ExportFile): Promise<FileContent | null> {
+    return this.storage.open(exportFileKey(record));
+  }
+
+  remove(record: ExportFile): Promise<void> {
+    return this.storage.remove(exportFileKey(record));
+  }
+
+  /** Removes what writers of the export stopped mid-way left. */
+  removeLeftovers(record: ExportFile): Promise<void> {
+    return this.storage.removeLeftovers(exportFileKey(record));
   }
 }
 

@@ -1,54 +1,35 @@
 /**
- * Uploaded files under DATA_DIR/files, content-addressed by SHA-256 (`files/ab/abcdef...`): the same
- * bytes are stored once, and a file is written to a temporary name and renamed, so a crash never
- * leaves half a file under its real name.
+ * Uploaded files, content-addressed by SHA-256 (`files/ab/abcdef...`) in the files' storage (a
+ * folder or a bucket, `files/storage.ts`): the same bytes are stored once.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { storageFull } from './db';
-
-/** Errors of a filesystem with no room left (or no quota). */
-const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
+import { createHash } from 'node:crypto';
+import type { FileStorage } from './files/storage';
 
 export interface StoredFile {
-  /** `files/<first two hex digits>/<sha256>`, relative to DATA_DIR. */
+  /** `files/<first two hex digits>/<sha256>`, relative to the storage (DATA_DIR, the shared folder or the bucket's prefix). */
   key: string;
   checksum: string;
   size: number;
 }
 
+/** Keys come from records: only the shape `put` makes is read, never another path. */
+function fileKey(key: string): string {
+  if (!/^files\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(key)) throw new Error(`not a file key: ${key}`);
+  return key;
+}
+
 export class FilesStore {
-  constructor(private readonly dataDir: string) {}
+  constructor(private readonly storage: FileStorage) {}
 
-  private path(key: string): string {
-    if (!/^files\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(key)) throw new Error(`not a file key: ${key}`);
-    return join(this.dataDir, key);
-  }
-
-  put(bytes: Uint8Array): StoredFile {
+  async put(bytes: Uint8Array): Promise<StoredFile> {
     const checksum = createHash('sha256').update(bytes).digest('hex');
     const key = `files/${checksum.slice(0, 2)}/${checksum}`;
-    const path = this.path(key);
-    if (!existsSync(path)) {
-      mkdirSync(dirname(path), { recursive: true });
-      const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-      try {
-        writeFileSync(temp, bytes, { flush: true });
-      } catch (error) {
-        rmSync(temp, { force: true });
-        throw NO_SPACE.has((error as NodeJS.ErrnoException).code ?? '') ? storageFull() : error;
-      }
-      renameSync(temp, path);
-    }
+    if (!(await this.storage.exists(key))) await this.storage.write(key, bytes);
     return { key, checksum, size: bytes.byteLength };
   }
 
-  read(key: string): Uint8Array | null {
-    try {
-      return readFileSync(this.path(key));
-    } catch {
-      return null;
-    }
+  /** The file's bytes; null when it is missing. */
+  async read(key: string): Promise<Uint8Array | null> {
+    return this.storage.read(fileKey(key));
   }
 }

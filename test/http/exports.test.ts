@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import ExcelJS from 'exceljs';
 import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { ManualClock } from '../../src/lib/clock';
-import { ExportFiles } from '../../src/store/exports.store';
+import { exportFileKey } from '../../src/store/exports.store';
 import { ADMIN_KEY, expectError, startApp, TEST_STORE, type TestApp } from '../helpers/app';
 
 const P = '/v1/projects/proj_default';
@@ -161,7 +162,7 @@ describe('export status and expiry', () => {
       const record = (await app.services.port.exports.get(started.id))!;
       await app.services.port.exports.put({ ...record, status: 'processing' });
       // Two writers' temporary files (a writer has its own), half written.
-      const path = new ExportFiles(app.dataDir).filePath(record);
+      const path = join(app.dataDir, exportFileKey(record));
       const temps = [`${path}.0a1b2c.tmp`, `${path}.3d4e5f.tmp`];
       for (const temp of temps) writeFileSync(temp, '[{"a":');
       expect(await app.services.exports.recoverInterrupted()).toBe(1);
