@@ -1,5 +1,4 @@
 /** Boots rowsmith: config, listen (503 until ready), store (LMDB or PostgreSQL, migrated), bootstrap, app, jobs, graceful shutdown. */
-import { SQL } from 'bun';
 import { createApp, createPostgresApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { closeOcr, configureOcr } from './extract/ocr';
@@ -12,6 +11,7 @@ import { EVENTS_RETENTION_MS } from './store/events';
 import { bootstrap } from './services/bootstrap.service';
 import { openStore } from './store/db';
 import { FilesUnavailable } from './store/files/storage';
+import { openPostgres } from './store/postgres/client';
 import { migrate } from './store/postgres/migrate';
 
 let config: Config;
@@ -44,7 +44,7 @@ async function open() {
     const app = createApp({ config, store, clock, log, gateway });
     return { app, merger: app.services.merger, builds: app.services.builds, worker: null, close: () => store.close(), where: `data in ${config.dataDir}` };
   }
-  const sql = new SQL(config.store.databaseUrl);
+  const sql = openPostgres(config.store.databaseUrl);
   try {
     await migrate(sql);
   } catch (error) {

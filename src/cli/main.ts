@@ -5,7 +5,7 @@
  * serializable). Restore never opens DATA_DIR's store: it writes a new one in its place. Backups
  * are LMDB's; `migrate` moves an LMDB store into PostgreSQL (migrate.ts).
  */
-import { SQL } from 'bun';
+import type { SQL } from 'bun';
 import { parseArgs } from 'node:util';
 import { KEY_ROLES, type KeyRole } from '../domain/keys';
 import { loadConfig, type Config } from '../config';
@@ -17,6 +17,7 @@ import { backup, restore, type BackupManifest } from '../store/backup';
 import { openStore, type Store } from '../store/db';
 import { lmdbPort } from '../store/lmdb.port';
 import type { StorePort } from '../store/port';
+import { openPostgres } from '../store/postgres/client';
 import { migrate } from '../store/postgres/migrate';
 import { postgresPort } from '../store/postgres/port';
 import { describeProgress, migrateLmdbToPostgres, type Check, type Progress } from './migrate';
@@ -89,7 +90,7 @@ class Stores {
   private async openPort(): Promise<StorePort> {
     const { store } = this.config;
     if (store.kind === 'lmdb') return lmdbPort(this.store());
-    this.pool = new SQL(store.databaseUrl);
+    this.pool = openPostgres(store.databaseUrl);
     try {
       await migrate(this.pool);
     } catch (error) {

@@ -19,7 +19,7 @@
  * The target must be empty, or hold a migration of the same store (`--resume`): the store's
  * identity is a hash of its cursor secret, which is copied, so cursors stay valid.
  */
-import { SQL } from 'bun';
+import type { SQL } from 'bun';
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +32,7 @@ import type { IdempotencyRecord } from '../store/idempotency.store';
 import { HOLD_PREFIX } from '../store/meta.store';
 import type { KeyValues } from '../store/overlay';
 import type { Repositories, StorePort } from '../store/port';
+import { openPostgres } from '../store/postgres/client';
 import { migrate } from '../store/postgres/migrate';
 import { postgresPort } from '../store/postgres/port';
 import type { RowRecord } from '../store/rows.store';
@@ -607,7 +608,7 @@ export async function migrateLmdbToPostgres(options: MigrateOptions): Promise<Mi
   const started = Date.now();
   if (!existsSync(join(options.dataDir, 'db', 'data.mdb'))) throw new Error(`${options.dataDir} holds no LMDB store (no db/data.mdb): set DATA_DIR to the folder the server ran with`);
   const dataDir = realpathSync(options.dataDir);
-  const sql = new SQL(options.databaseUrl);
+  const sql = openPostgres(options.databaseUrl);
   let store: Store | undefined;
   let lock: Awaited<ReturnType<SQL['reserve']>> | undefined;
   try {

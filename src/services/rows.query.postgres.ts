@@ -34,7 +34,8 @@ export class PgRowsQuery implements RowsQueryEngine {
   async list(tableOf: () => Promise<TableRecord>, params: ListParams) {
     const table = await tableOf();
     const query = this.parse(table, params);
-    const statement = listSql(table.id, query, rowsFieldSql(table));
+    // Row ids are ULIDs of their created_at (RowsService makes both from one clock reading).
+    const statement = listSql(table.id, query, rowsFieldSql(table), { idsInCreationOrder: true });
     const found = await this.db.query<ListedRow>(statement.text, statement.params);
     // The page's cursor reads values by column id, as the LMDB engine's does.
     const page = pageOfRows(found.map((row) => ({ ...row, values: byColumnId(table, row.values) })), query, this.cursors);

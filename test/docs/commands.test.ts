@@ -69,6 +69,14 @@ const RUN_ELSEWHERE: Array<{ command: string; scripts?: string[]; evidence: Evid
     ],
   },
   {
+    command: 'BENCH_STORES=lmdb,postgres BENCH_ROWS=1000000 npm run bench -- rows',
+    scripts: ['bench'],
+    evidence: [
+      { file: 'bench/run.ts', holds: ["rows: () => import('./rows')"] },
+      { file: 'bench/rows.ts', holds: ['BENCH_STORES', 'BENCH_ROWS'] },
+    ],
+  },
+  {
     command: 'CRASH_KILLS=20 npm run bench -- crash',
     scripts: ['bench'],
     evidence: [

@@ -2,12 +2,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SQL } from 'bun';
 import { createApp, createPostgresApp, type CoreServices, type NetworkDeps, type Services } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { systemClock, type Clock } from '../../src/lib/clock';
 import { bootstrap } from '../../src/services/bootstrap.service';
 import { openStore, type Store } from '../../src/store/db';
+import { openPostgres } from '../../src/store/postgres/client';
 import { migrate } from '../../src/store/postgres/migrate';
 import { startPostgres, type PgCluster } from './postgres';
 import { referenceShapes } from './reference-shapes';
@@ -120,7 +120,7 @@ function migratedTemplate(cluster: PgCluster): Promise<string> {
     template = (async () => {
       const name = `rowsmith_template_${process.pid}`;
       await cluster.sql.unsafe(`CREATE DATABASE ${name}`);
-      const sql = new SQL(databaseUrl(cluster, name));
+      const sql = openPostgres(databaseUrl(cluster, name));
       try {
         await migrate(sql);
       } finally {
@@ -177,7 +177,7 @@ export async function startPostgresApp(cluster: PgCluster, options: AppOptions &
   const config = { ...loadConfig(env), ...options.config };
   if (config.store.kind !== 'postgres') throw new Error('the configuration does not name PostgreSQL');
   const clock = options.clock ?? systemClock;
-  const sql = new SQL(config.store.databaseUrl);
+  const sql = openPostgres(config.store.databaseUrl);
   await migrate(sql);
   const app = await createPostgresApp({ config, sql, clock, network: options.network });
   await bootstrap(app.services.port, app.services.accounts, clock, ADMIN_KEY);

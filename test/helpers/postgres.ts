@@ -34,7 +34,7 @@ function findBinDir(): string | null {
 export const POSTGRES_BIN = findBinDir();
 if (!POSTGRES_BIN) console.warn('PostgreSQL tests skipped: no /usr/lib/postgresql/*/bin/initdb (apt-get install -y postgresql)');
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -45,14 +45,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-function run(argv: string[], asUser: string | null): void {
+/** Runs a PostgreSQL program, as `asUser` when given; throws with its output when it fails. */
+export function run(argv: string[], asUser: string | null): void {
   const cmd = asUser ? ['runuser', '-u', asUser, '--', ...argv] : argv;
   const proc = Bun.spawnSync(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, LC_ALL: 'C' } });
   if (proc.exitCode !== 0) throw new Error(`${argv.join(' ')} failed (${proc.exitCode}):\n${proc.stdout.toString()}${proc.stderr.toString()}`);
 }
 
 /** The unprivileged user to run as (created when missing), or null when the tests do not run as root. */
-function clusterUser(): { name: string; uid: number; gid: number } | null {
+export function clusterUser(): { name: string; uid: number; gid: number } | null {
   if (process.getuid?.() !== 0) return null;
   const lookup = () => Bun.spawnSync(['id', '-u', CLUSTER_USER], { stdout: 'pipe', stderr: 'pipe' });
   if (lookup().exitCode !== 0) run(['useradd', '--system', '--no-create-home', '--shell', '/usr/sbin/nologin', CLUSTER_USER], null);

@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { BATCH_EVENTS_TABLE } from './events';
 import { RATE_BUCKETS_TABLE } from './ratelimit';
 import { RECORDS_SCHEMA } from './records.schema';
-import { ROWS_SCHEMA, ROWS_VALUES_CHECK } from './schema';
+import { reconcileRowIndexes } from './rows';
+import { ROWS_BY_TABLE, ROWS_SCHEMA, ROWS_VALUES_CHECK } from './schema';
 
 export interface Migration {
   id: number;
@@ -51,6 +52,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 3, name: 'list values may hold nulls', sql: ROWS_VALUES_CHECK },
   { id: 4, name: 'batch events', sql: BATCH_EVENTS_TABLE },
   { id: 5, name: 'rate-limit buckets', sql: RATE_BUCKETS_TABLE },
+  { id: 6, name: 'rows partitioned by table', sql: ROWS_BY_TABLE },
 ];
 
 /** Any constant shared by all nodes; it only has to differ from other advisory locks of the database. */
@@ -83,8 +85,22 @@ function check(applied: Array<{ id: number; name: string; checksum: string }>, m
   }
 }
 
-/** Applies the migrations the database lacks, in id order, and returns them (none when it is up to date). */
+/**
+ * Applies the migrations the database lacks, in id order, and returns them (none when it is up to
+ * date). Then, once the rows table is partitioned, makes the column indexes its partitions lack
+ * (`reconcileRowIndexes`): they follow each table's columns, so no migration can list them.
+ */
 export async function migrate(sql: SQL, migrations: Migration[] = MIGRATIONS): Promise<Migration[]> {
+  const applied = await applyMigrations(sql, migrations);
+  await sql.begin(async (tx) => {
+    await tx.unsafe(`SELECT pg_advisory_xact_lock(${MIGRATE_LOCK})`);
+    const [partitioned] = await tx.unsafe(`SELECT FROM pg_partitioned_table WHERE partrelid = to_regclass('rows')`);
+    if (partitioned) await reconcileRowIndexes(tx);
+  });
+  return applied;
+}
+
+async function applyMigrations(sql: SQL, migrations: Migration[]): Promise<Migration[]> {
   const ordered = [...migrations].sort((a, b) => a.id - b.id);
   if (new Set(ordered.map((m) => m.id)).size !== ordered.length) throw new Error('two schema migrations share an id');
   const applied: Migration[] = [];
