@@ -282,12 +282,16 @@ export class ExportsService {
 
   /**
    * With a job queue: fails the exports that no worker will write (their job is dead, or there is
-   * none and the export has not moved for `graceMs`). The others are their workers'.
+   * none and the export has not moved for `graceMs`). The others are their workers'. Temporary
+   * files unwritten for `graceMs` are removed.
    */
   async sweep(graceMs: number): Promise<number> {
     if (!this.jobs) return 0;
     let failed = 0;
-    for (const record of (await this.port.exports.all()).filter((e) => e.status === 'processing')) {
+    const all = await this.port.exports.all();
+    // A writer killed mid-way (its job then ran again elsewhere) left its temporary file here.
+    for (const record of all) await this.files.removeLeftovers(record, graceMs);
+    for (const record of all.filter((e) => e.status === 'processing')) {
       const state = await this.jobs.state(EXPORT_JOB, record.id);
       if (state === 'queued' || state === 'running') continue;
       if (state === null && this.clock.now() - record.updated_at < graceMs) continue;

@@ -50,9 +50,9 @@ export class ExportFiles {
     return this.storage.remove(exportFileKey(record));
   }
 
-  /** Removes what writers of the export stopped mid-way left. */
-  removeLeftovers(record: ExportFile): Promise<void> {
-    return this.storage.removeLeftovers(exportFileKey(record));
+  /** Removes what writers of the export stopped mid-way left (with `idleMs`, what has not been written for that long). */
+  removeLeftovers(record: ExportFile, idleMs?: number): Promise<void> {
+    return this.storage.removeLeftovers(exportFileKey(record), idleMs);
   }
 }
 

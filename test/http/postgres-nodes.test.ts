@@ -4,6 +4,8 @@
  * it gets its answer), and a key's rate limit, which holds across nodes.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ADMIN_KEY, startPostgresApp, type PostgresTestApp } from '../helpers/app';
 import { POSTGRES_BIN, startPostgres, type PgCluster } from '../helpers/postgres';
@@ -96,6 +98,17 @@ describe.skipIf(!POSTGRES_BIN)('work no worker will finish', () => {
     expect(await api.services.exports.sweep(0)).toBe(1);
     const after = (await api.request('GET', `${P}/exports/${started.id}`)).body;
     expect(after).toMatchObject({ status: 'failed', error: 'interrupted: no worker could write the export' });
+
+    // The temporary files a killed writer left: one unwritten for the grace goes, a fresh one stays.
+    const path = join(api.dataDir, 'exports', `${started.id}.csv`);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(`${path}.0000aaaa0000.tmp`, 'n\n1\n');
+    writeFileSync(`${path}.0000bbbb0000.tmp`, 'n\n1\n');
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(`${path}.0000aaaa0000.tmp`, longAgo, longAgo);
+    await api.services.exports.sweep(30_000);
+    expect(existsSync(`${path}.0000aaaa0000.tmp`)).toBe(false);
+    expect(existsSync(`${path}.0000bbbb0000.tmp`)).toBe(true);
   });
 });
 

@@ -64,7 +64,7 @@ export class FolderStorage implements FileStorage {
     rmSync(this.path(key), { force: true });
   }
 
-  async removeLeftovers(key: string): Promise<void> {
-    removeTemporaries(this.path(key));
+  async removeLeftovers(key: string, idleMs?: number): Promise<void> {
+    removeTemporaries(this.path(key), idleMs);
   }
 }

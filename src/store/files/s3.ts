@@ -114,7 +114,7 @@ export class S3Storage implements FileStorage {
     await this.client.delete(this.object(key));
   }
 
-  async removeLeftovers(key: string): Promise<void> {
-    removeTemporaries(this.local(key));
+  async removeLeftovers(key: string, idleMs?: number): Promise<void> {
+    removeTemporaries(this.local(key), idleMs);
   }
 }

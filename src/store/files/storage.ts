@@ -5,7 +5,7 @@
  * file appears under its key whole or not at all, so a crash never leaves half a file there.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { storageFull } from '../db';
 
@@ -33,8 +33,8 @@ export interface FileStorage {
   open(key: string): Promise<FileContent | null>;
   /** Removes the file; one already gone is no error. */
   remove(key: string): Promise<void>;
-  /** Removes the temporary files that writers of `key` stopped mid-way left on this machine. */
-  removeLeftovers(key: string): Promise<void>;
+  /** Removes the temporary files that writers of `key` stopped mid-way left on this machine (with `idleMs`, those unwritten for that long). */
+  removeLeftovers(key: string, idleMs?: number): Promise<void>;
 }
 
 /** The files' storage cannot be used at start: the message names it and why, never a secret. */
@@ -53,10 +53,22 @@ export function temporaryName(path: string): string {
   return `${path}.${randomBytes(6).toString('hex')}.tmp`;
 }
 
-/** Removes the temporary files `temporaryName` made for `path`. */
-export function removeTemporaries(path: string): void {
+/**
+ * Removes the temporary files `temporaryName` made for `path`: all of them, or with `idleMs` only
+ * those unwritten for that long (a writer still at work keeps writing its file).
+ */
+export function removeTemporaries(path: string, idleMs?: number): void {
   const folder = dirname(path);
   if (!existsSync(folder)) return;
   const prefix = `${basename(path)}.`;
-  for (const name of readdirSync(folder)) if (name.startsWith(prefix) && name.endsWith('.tmp')) rmSync(join(folder, name), { force: true });
+  for (const name of readdirSync(folder)) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const file = join(folder, name);
+    try {
+      if (idleMs === undefined || Date.now() - statSync(file).mtimeMs >= idleMs) rmSync(file, { force: true });
+    } catch (error) {
+      // Its writer finished (renamed it) or another node removed it meanwhile.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
 }
