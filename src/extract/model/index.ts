@@ -45,8 +45,18 @@ function keyOf(role: Role, c: ModelCandidate): string {
   return role === 'currency' ? c.value.toUpperCase() : normalizeLabel(c.value) || c.value;
 }
 
-/** Every modelled column's options: candidates, their features and probabilities. */
-export function roleOptions(layout: Layout, wants: Want[], result: Map<string, Candidate>, weights: Weights = DEFAULT_WEIGHTS.roles): Array<RoleOptions & { candidates: ModelCandidate[] }> {
+/**
+ * Every modelled column's options: candidates, their features and probabilities. `found` holds
+ * candidates found before for these wants, which do not depend on the weights (training scores
+ * each document with many).
+ */
+export function roleOptions(
+  layout: Layout,
+  wants: Want[],
+  result: Map<string, Candidate>,
+  weights: Weights = DEFAULT_WEIGHTS.roles,
+  found?: Map<Want, ModelCandidate[]>,
+): Array<RoleOptions & { candidates: ModelCandidate[] }> {
   const out: Array<RoleOptions & { candidates: ModelCandidate[] }> = [];
   const language = languageOf(layout.pairs.map((p) => p.label));
   const scan = layout.lines.some((l) => l.confidence !== undefined);
@@ -56,7 +66,7 @@ export function roleOptions(layout: Layout, wants: Want[], result: Map<string, C
     const model = scan && base?.scan ? base.scan : base;
     if (!role || !model) continue;
     const rule = result.get(want.column.id);
-    const candidates = modelCandidates(role, layout, want, wants, rule && rule.score > 0 ? { value: rule.value, score: rule.score, line: rule.line } : null, language);
+    const candidates = found?.get(want) ?? modelCandidates(role, layout, want, wants, rule && rule.score > 0 ? { value: rule.value, score: rule.score, line: rule.line } : null, language);
     const { p, none } = probabilities(model, candidates.map((c) => c.features));
     const byKey = new Map<string, Option>();
     candidates.forEach((c, i) => {

@@ -16,13 +16,14 @@ import { dayFirstOf, localeDayOrder } from '../dates';
 import { documentLanguage } from '../language';
 import { ruleFields } from '../fields';
 import { tableLines } from '../fields/text';
+import type { Want } from '../fields/wants';
 import type { Reading } from '../document';
 import { closeOcr, configureOcr } from '../ocr';
 import { ocrChoice } from '../ocr/languages';
 import { cachedReading, devCases, serverEngine, type CorpusCase } from './corpus';
 import { decode, roleOptions, type Weights } from './index';
 import { train, type Group, type RoleWeights } from './logit';
-import { PRIORS, ROLES, type Role } from './features';
+import { PRIORS, ROLES, type ModelCandidate, type Role } from './features';
 
 const FOLDS = 5;
 /**
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const cases = devCases(new Set(['invoice', 'receipt']));
   const samples: Sample[] = [];
-  const docs: Array<{ id: string; fold: number; inputs: ReturnType<typeof ruleFields>; expected: Record<string, unknown>; dayFirst: boolean }> = [];
+  const docs: Array<{ id: string; fold: number; inputs: ReturnType<typeof ruleFields>; candidates: Map<Want, ModelCandidate[]>; expected: Record<string, unknown>; dayFirst: boolean }> = [];
   let unread = 0;
   // The text model learns shop names and totals from the receipts too, as Tesseract reads them:
   // the layouts its unit tests pin down (letterheads, columns of amounts, parties side by side)
@@ -91,14 +92,29 @@ async function main(): Promise<void> {
   // Documents are read on every core at once; their readings are then taken in the corpus's order,
   // so the weights do not depend on which reading finished first.
   const workers = Math.max(1, Math.min(4, availableParallelism()));
-  for (const pass of passes) {
-    configureOcr({ languages: ocrChoice().languages, workers, pageTimeoutMs: 120_000, engine: pass === 'teacher' ? 'tesseract' : engine });
-    const readings = new Array<Reading | null>(cases.length);
+  const readAll = async (pass: 'teacher' | 'main', wanted: (c: CorpusCase, i: number) => boolean): Promise<Array<Reading | null>> => {
+    const passStarted = performance.now();
+    const recogniser = pass === 'teacher' ? 'tesseract' : engine;
+    configureOcr({ languages: ocrChoice().languages, workers, pageTimeoutMs: 120_000, engine: recogniser });
+    const readings = new Array<Reading | null>(cases.length).fill(null);
+    const todo = cases.flatMap((c, i) => (wanted(c, i) ? [i] : []));
     let next = 0;
     const reader = async () => {
-      for (let i = next++; i < cases.length; i = next++) readings[i] = await cachedReading(cases[i]!, pass === 'teacher' ? 'tesseract' : engine);
+      for (let k = next++; k < todo.length; k = next++) readings[todo[k]!] = await cachedReading(cases[todo[k]!]!, recogniser);
     };
     await Promise.all(Array.from({ length: workers }, reader));
+    console.log(`train: ${pass} pass read ${todo.length} documents in ${((performance.now() - passStarted) / 1000).toFixed(1)} s`);
+    return readings;
+  };
+  const mainReadings = await readAll('main', () => true);
+  // The teacher reads only documents it labels (one expected row) that a recogniser reads (images,
+  // scans, and what the main pass could not read): a document read without OCR reads the same with
+  // either recogniser, so its main reading stands in for the teacher's.
+  const recognised = (r: Reading | null) => !r || r.fileType === 'image' || r.fileType === 'scanned';
+  const teaches = (c: CorpusCase, i: number) => c.expected.length === 1 && recognised(mainReadings[i]!);
+  const teacherReadings = passes.includes('teacher') ? await readAll('teacher', teaches) : [];
+  for (const pass of passes) {
+    const readings = pass === 'main' ? mainReadings : teacherReadings.map((r, i) => (teaches(cases[i]!, i) ? r : mainReadings[i]!));
     for (const [i, c] of cases.entries()) {
       const reading = readings[i]!;
       if (!reading || c.expected.length !== 1) {
@@ -126,7 +142,7 @@ async function main(): Promise<void> {
     const issuer = seller ? String(expected[seller.want.column.id] ?? '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '') : '';
     const fold = parseInt(createHash('sha256').update(issuer || c.id).digest('hex').slice(0, 8), 16) % FOLDS;
     const dayFirst = dayFirstOf(documentLanguage(reading.text)) ?? localeDayOrder(reading.text) === 'dmy';
-    if (source !== 'teacher') docs.push({ id: c.id, fold, inputs, expected, dayFirst });
+    if (source !== 'teacher') docs.push({ id: c.id, fold, inputs, candidates: new Map(options.map((r) => [r.want, r.candidates])), expected, dayFirst });
     for (const r of options) {
       const column = r.want.column;
       const right = r.candidates.flatMap((cand, i) => (same(expected[column.id], cand.value, column, dayFirst) ? [i] : []));
@@ -168,7 +184,7 @@ async function main(): Promise<void> {
         if (w) weights[role] = { ...w, ...(text && scan ? { scan } : {}) };
       }
       for (const doc of docs.filter((d) => d.fold === fold)) {
-        const all = roleOptions(doc.inputs.layout, doc.inputs.wants, doc.inputs.result, weights);
+        const all = roleOptions(doc.inputs.layout, doc.inputs.wants, doc.inputs.result, weights, doc.candidates);
         for (const [k, threshold] of THRESHOLDS.entries()) {
           const chosen = decode(all.map((r) => ({ ...r, model: { ...r.model, threshold, scanThreshold: threshold } })));
           for (const r of all) {
