@@ -54,6 +54,12 @@ async function indexesOf(app: PostgresTestApp, seq: number): Promise<string[] | 
   return rows.map((r: { name: string }) => r.name);
 }
 
+/** The statistics target of a partition's words (a rare `q` term is estimated from it). */
+async function searchStatisticsOf(sql: PostgresTestApp['sql'], seq: number): Promise<number> {
+  const [row] = await sql.unsafe(`SELECT attstattarget AS n FROM pg_attribute WHERE attrelid = $1::regclass AND attname = 'search'`, [`rows_${seq}`]);
+  return Number(row.n);
+}
+
 const pair = (seq: number, slot: number) => [`rows_${seq}_long${slot}_v1`, `rows_${seq}_sort${slot}_v1`, `rows_${seq}_stat${slot}_v1`];
 
 /** A list's statement as the list engine makes it, run on the app's database; returns its plan or its rows' `n`. */
@@ -81,6 +87,7 @@ describePg('rows by table on PostgreSQL', () => {
       expect((await app.request('POST', `${t}/rows/bulk`, { body: { creates: [{ n: 1, name: 'a', tags: ['red'] }] } })).status).toBe(200);
       // Indexes and statistics for each column that sorts: not for the list-valued one (slot 3).
       expect(await indexesOf(app, seq)).toEqual([...pair(seq, 1), ...pair(seq, 2)].sort());
+      expect(await searchStatisticsOf(app.sql, seq)).toBe(1000);
 
       expect((await app.request('POST', `${t}/columns`, { body: { name: 'Due', type: 'date' } })).status).toBe(200);
       expect(await indexesOf(app, seq)).toEqual([...pair(seq, 1), ...pair(seq, 2), ...pair(seq, 4)].sort());
@@ -159,6 +166,7 @@ describePg('rows by table on PostgreSQL', () => {
       ]);
       const made = await sql.unsafe(`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'rows_7' AND indexname LIKE '%\\_v1' UNION ALL SELECT stxname FROM pg_statistic_ext ORDER BY 1`);
       expect(made.map((r: { name: string }) => r.name)).toEqual(['rows_7_long1_v1', 'rows_7_long2_v1', 'rows_7_sort1_v1', 'rows_7_sort2_v1', 'rows_7_stat1_v1', 'rows_7_stat2_v1']);
+      expect(await searchStatisticsOf(sql, 7)).toBe(1000);
     } finally {
       await sql.close();
       await cluster.sql.unsafe(`DROP DATABASE ${database}`);
