@@ -288,10 +288,9 @@ export class ExportsService {
   async sweep(graceMs: number): Promise<number> {
     if (!this.jobs) return 0;
     let failed = 0;
-    const all = await this.port.exports.all();
     // A writer killed mid-way (its job then ran again elsewhere) left its temporary file here.
-    for (const record of all) await this.files.removeLeftovers(record, graceMs);
-    for (const record of all.filter((e) => e.status === 'processing')) {
+    await this.files.removeIdleLeftovers(graceMs);
+    for (const record of (await this.port.exports.all()).filter((e) => e.status === 'processing')) {
       const state = await this.jobs.state(EXPORT_JOB, record.id);
       if (state === 'queued' || state === 'running') continue;
       if (state === null && this.clock.now() - record.updated_at < graceMs) continue;

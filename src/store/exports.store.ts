@@ -28,8 +28,11 @@ export interface ExportRecord {
 type ExportFile = Pick<ExportRecord, 'id' | 'format'>;
 
 /** An export's file, relative to the files' storage: named by the export's id, so never rewritten. */
+/** The folder of the exports' files, among the files' keys. */
+const EXPORTS_FOLDER = 'exports';
+
 export function exportFileKey(record: ExportFile): string {
-  return `exports/${record.id}.${record.format}`;
+  return `${EXPORTS_FOLDER}/${record.id}.${record.format}`;
 }
 
 /** Export files in the files' storage: written by whichever node runs the export, downloaded from any. */
@@ -50,9 +53,14 @@ export class ExportFiles {
     return this.storage.remove(exportFileKey(record));
   }
 
-  /** Removes what writers of the export stopped mid-way left (with `idleMs`, what has not been written for that long). */
-  removeLeftovers(record: ExportFile, idleMs?: number): Promise<void> {
-    return this.storage.removeLeftovers(exportFileKey(record), idleMs);
+  /** Removes what writers of the export stopped mid-way left. */
+  removeLeftovers(record: ExportFile): Promise<void> {
+    return this.storage.removeLeftovers(exportFileKey(record));
+  }
+
+  /** Removes what writers of any export left, unwritten for `idleMs`: one look at the folder. */
+  removeIdleLeftovers(idleMs: number): Promise<void> {
+    return this.storage.removeIdleLeftovers(EXPORTS_FOLDER, idleMs);
   }
 }
 

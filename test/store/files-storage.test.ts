@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, type S3FilesConfig } from '../../src/config';
 import { ExportFiles } from '../../src/store/exports.store';
@@ -143,6 +143,15 @@ for (const [kind, make] of Object.entries(adapters)) {
       await exportsFiles.removeLeftovers(record);
       expect(left.filter((path) => existsSync(path))).toEqual([]);
       expect(existsSync(other)).toBe(true);
+
+      // The sweep's pass: any export's temporary file unwritten for the time given goes, a fresh one stays.
+      const [idle, fresh] = left;
+      for (const path of left) writeFileSync(path.replace('exprt_0002', 'exprt_0003'), '[');
+      const longAgo = new Date(Date.now() - 60_000);
+      utimesSync(idle!.replace('exprt_0002', 'exprt_0003'), longAgo, longAgo);
+      await exportsFiles.removeIdleLeftovers(30_000);
+      expect(existsSync(idle!.replace('exprt_0002', 'exprt_0003'))).toBe(false);
+      expect(existsSync(fresh!.replace('exprt_0002', 'exprt_0003'))).toBe(true);
     });
   });
 }

@@ -1,7 +1,7 @@
 /** Files in a folder: DATA_DIR, or on PostgreSQL one that every node mounts. Each is written to a temporary name beside it, then renamed. */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { FilesUnavailable, refusedWrite, removeTemporaries, temporaryName, type FileContent, type FileStorage } from './storage';
+import { FilesUnavailable, refusedWrite, removeTemporaries, removeTemporariesOf, temporaryName, type FileContent, type FileStorage } from './storage';
 
 export class FolderStorage implements FileStorage {
   readonly where: string;
@@ -64,7 +64,11 @@ export class FolderStorage implements FileStorage {
     rmSync(this.path(key), { force: true });
   }
 
-  async removeLeftovers(key: string, idleMs?: number): Promise<void> {
-    removeTemporaries(this.path(key), idleMs);
+  async removeLeftovers(key: string): Promise<void> {
+    removeTemporariesOf(this.path(key));
+  }
+
+  async removeIdleLeftovers(folder: string, idleMs: number): Promise<void> {
+    removeTemporaries(this.path(folder), '', idleMs);
   }
 }

@@ -10,7 +10,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { S3FilesConfig } from '../../config';
 import { storageFull } from '../db';
-import { FilesUnavailable, refusedWrite, removeTemporaries, temporaryName, type FileContent, type FileStorage } from './storage';
+import { FilesUnavailable, refusedWrite, removeTemporaries, removeTemporariesOf, temporaryName, type FileContent, type FileStorage } from './storage';
 
 /** 5 MiB parts (S3's least), two in flight: an upload holds a few parts in memory, not the file. */
 const UPLOAD = { partSize: 5 * 1024 * 1024, queueSize: 2 };
@@ -22,6 +22,9 @@ const codeOf = (error: unknown) => String((error as { code?: unknown })?.code ??
 function refusedUpload(error: unknown): unknown {
   return codeOf(error) === 'XMinioStorageFull' ? storageFull() : refusedWrite(error);
 }
+
+/** A key as the name of a local file. */
+const flat = (key: string) => key.replaceAll('/', '_');
 
 export class S3Storage implements FileStorage {
   readonly where: string;
@@ -44,7 +47,7 @@ export class S3Storage implements FileStorage {
 
   /** The local temporary file of `key` is named after the whole key, so two keys never share one. */
   private local(key: string): string {
-    return join(this.temporaryDir, key.replaceAll('/', '_'));
+    return join(this.temporaryDir, flat(key));
   }
 
   /** Writes and removes an object of its own: what rowsmith does with the bucket, with its credentials. */
@@ -114,7 +117,11 @@ export class S3Storage implements FileStorage {
     await this.client.delete(this.object(key));
   }
 
-  async removeLeftovers(key: string, idleMs?: number): Promise<void> {
-    removeTemporaries(this.local(key), idleMs);
+  async removeLeftovers(key: string): Promise<void> {
+    removeTemporariesOf(this.local(key));
+  }
+
+  async removeIdleLeftovers(folder: string, idleMs: number): Promise<void> {
+    removeTemporaries(this.temporaryDir, flat(`${folder}/`), idleMs);
   }
 }

@@ -33,8 +33,10 @@ export interface FileStorage {
   open(key: string): Promise<FileContent | null>;
   /** Removes the file; one already gone is no error. */
   remove(key: string): Promise<void>;
-  /** Removes the temporary files that writers of `key` stopped mid-way left on this machine (with `idleMs`, those unwritten for that long). */
-  removeLeftovers(key: string, idleMs?: number): Promise<void>;
+  /** Removes the temporary files that writers of `key` stopped mid-way left on this machine. */
+  removeLeftovers(key: string): Promise<void>;
+  /** Removes the temporary files of any key in `folder` (`exports`) that have not been written for `idleMs`. */
+  removeIdleLeftovers(folder: string, idleMs: number): Promise<void>;
 }
 
 /** The files' storage cannot be used at start: the message names it and why, never a secret. */
@@ -54,13 +56,11 @@ export function temporaryName(path: string): string {
 }
 
 /**
- * Removes the temporary files `temporaryName` made for `path`: all of them, or with `idleMs` only
- * those unwritten for that long (a writer still at work keeps writing its file).
+ * Removes the temporary files in `folder` whose names start with `prefix`: all of them, or with
+ * `idleMs` only those unwritten for that long (a writer still at work keeps writing its file).
  */
-export function removeTemporaries(path: string, idleMs?: number): void {
-  const folder = dirname(path);
+export function removeTemporaries(folder: string, prefix: string, idleMs?: number): void {
   if (!existsSync(folder)) return;
-  const prefix = `${basename(path)}.`;
   for (const name of readdirSync(folder)) {
     if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
     const file = join(folder, name);
@@ -71,4 +71,9 @@ export function removeTemporaries(path: string, idleMs?: number): void {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
+}
+
+/** Removes the temporary files `temporaryName` made for `path`. */
+export function removeTemporariesOf(path: string): void {
+  removeTemporaries(dirname(path), `${basename(path)}.`);
 }
