@@ -5,7 +5,7 @@
  * takes seconds and a change to a reader (or the OCR) reads the documents again.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Column } from '../../domain/columns';
 import type { Reading } from '../document';
@@ -86,13 +86,17 @@ export async function cachedReading(c: CorpusCase, engine: OcrEngine = serverEng
   const version = versions.get(engine)!;
   const bytes = new Uint8Array(readFileSync(c.documentPath));
   const key = createHash('sha256').update(bytes).digest('hex').slice(0, 24);
-  const file = join(CACHE_DIR, `${key}-${version}.json`);
+  // The engine is in the name, so the fallback below never takes another recogniser's reading.
+  const file = join(CACHE_DIR, `${key}-${engine}-${version}.json`);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Reading | null;
-  // TRAIN_REUSE_READINGS=1 takes this file's reading by an earlier version of the readers, to iterate
+  // TRAIN_REUSE_READINGS=1 takes this file's latest reading by an earlier version of the readers, to iterate
   // on the model while the readers change; the final training reads afresh.
   if (process.env.TRAIN_REUSE_READINGS === '1' && existsSync(CACHE_DIR)) {
-    const earlier = readdirSync(CACHE_DIR).find((f) => f.startsWith(`${key}-`));
-    if (earlier) return JSON.parse(readFileSync(join(CACHE_DIR, earlier), 'utf8')) as Reading | null;
+    const earlier = readdirSync(CACHE_DIR)
+      .filter((f) => f.startsWith(`${key}-${engine}-`))
+      .map((f) => ({ f, at: statSync(join(CACHE_DIR, f)).mtimeMs }))
+      .sort((a, b) => b.at - a.at)[0];
+    if (earlier) return JSON.parse(readFileSync(join(CACHE_DIR, earlier.f), 'utf8')) as Reading | null;
   }
   let reading: Reading | null;
   try {
