@@ -153,16 +153,30 @@ describe('joint decoding', () => {
     expect(chosen.get('tax')?.value).toBe('19.00');
   });
 
-  test("a credit note's net, unsigned tax and negative total are written together", () => {
+  test("a credit note's net, unsigned tax and negative total are written together, the tax with the total's sign", () => {
     const chosen = decode([
       role('net', 'net', [{ value: '-7,67', amount: -7.67, p: 0.9 }]),
       role('tax', 'tax', [{ value: '1,12', amount: 1.12, p: 0.9 }]),
       role('total', 'total', [{ value: '-8,79', amount: -8.79, p: 0.9 }]),
     ]);
-    expect([chosen.get('net')?.value, chosen.get('tax')?.value, chosen.get('total')?.value]).toEqual(['-7,67', '1,12', '-8,79']);
+    expect([chosen.get('net')?.value, chosen.get('tax')?.value, chosen.get('total')?.value]).toEqual(['-7,67', '-1,12', '-8,79']);
     // A part larger than a credit note's total is still no part of it.
     const over = decode([role('tax', 'tax', [{ value: '20,00', amount: 20, p: 0.6 }, { value: '1,12', amount: 1.12, p: 0.35 }]), role('total', 'total', [{ value: '-8,79', amount: -8.79, p: 0.9 }])]);
     expect(over.get('tax')?.value).toBe('1,12');
+  });
+
+  test('an amount below its threshold is written only as part of three that add up', () => {
+    const amounts = (tax: Array<{ value: string; amount: number; p: number }>) =>
+      decode([
+        role('net', 'net', [{ value: '100.00', amount: 100, p: 0.9 }], 0.3),
+        role('tax', 'tax', tax, 0.3),
+        role('total', 'total', [{ value: '119.00', amount: 119, p: 0.9 }], 0.3),
+      ]).get('tax')?.value ?? null;
+    expect(amounts([{ value: '7.00', amount: 7, p: 0.5 }, { value: '19.00', amount: 19, p: 0.02 }])).toBe('19.00');
+    // Alone, or not adding up, it stays below its threshold: the field is left empty.
+    expect(amounts([{ value: '7.00', amount: 7, p: 0.1 }, { value: '18.00', amount: 18, p: 0.02 }])).toBeNull();
+    const zeros = decode([role('net', 'net', [{ value: '0.00', amount: 0, p: 0.02 }], 0.3), role('tax', 'tax', [{ value: '0.00', amount: 0, p: 0.02 }], 0.3), role('total', 'total', [{ value: '0.00', amount: 0, p: 0.02 }], 0.3)]);
+    expect([...zeros.values()]).toEqual([null, null, null]);
   });
 
   test('the due date is never before the issue date', () => {
@@ -338,6 +352,14 @@ describe('receipt features', () => {
     expect(cands.find((c) => c.value === 'Wr')!.features['party:short']).toBe(1);
     expect(cands.find((c) => c.value === 'ACME TRADING')!.features['party:short']).toBe(0);
     expect(cands.some((c) => c.value === 'ACME TRADING SDN BHD')).toBe(true);
+  });
+
+  test('a name printed twice, a logo over its lettering, is no name wrapped onto two lines', () => {
+    const twice = candidatesOf('Northwind\nNorthwind\n12 Harbour Street\nTotal 5.00', 'company', RECEIPT_COLUMNS);
+    expect(twice.some((c) => c.value === 'Northwind Northwind')).toBe(false);
+    expect(twice.some((c) => c.value === 'Northwind')).toBe(true);
+    const wrapped = candidatesOf('Northwind\nTrading\n12 Harbour Street\nTotal 5.00', 'company', RECEIPT_COLUMNS);
+    expect(wrapped.some((c) => c.value === 'Northwind Trading')).toBe(true);
   });
 
   test('a name printed in pieces: the pieces are pieces, the line keeps the rules\' verdict', () => {

@@ -577,7 +577,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const next = layout.lines[i + 1];
     // A legal form set apart on the next line ends the name ("ACME TRADING" over "SDN BHD").
     const legalOnly = !!next && hasLegalForm(next.text) && !nameLike(next.text) && !/\d/.test(next.text) && next.text.trim().length <= 20;
-    if (next && next.page === firstPage && nameLike(text) && (nameLike(next.text) || legalOnly) && !issuerDetail(next.text)) {
+    // A name printed twice (a logo's lettering over the name) is one name, not one wrapped onto two lines.
+    const repeated = !!next && next.text.trim().toLowerCase() === text.toLowerCase();
+    if (next && next.page === firstPage && nameLike(text) && (nameLike(next.text) || legalOnly) && !issuerDetail(next.text) && !repeated) {
       const before = out.length;
       add(`${text} ${next.text.trim()}`, i, row[0], [text]);
       if (out.length > before) out.at(-1)!.features['party:joined'] = 1;

@@ -16,7 +16,17 @@ import { probabilities, type RoleWeights } from './logit';
 
 export type Weights = Partial<Record<Role, RoleWeights>>;
 
-const DEFAULT_WEIGHTS = WEIGHTS as unknown as { roles: Weights };
+/** How the joint decoding weighs what the fields say together, chosen by cross-validation with the weights. */
+export interface DecodeParams {
+  /** Log-score a net, tax and total that add up earn together, beside their own probabilities. */
+  arithmetic: number;
+  /** An empty field scores as the model's chance that no candidate is right, times this. */
+  empty: number;
+}
+
+const DEFAULT_WEIGHTS = WEIGHTS as unknown as { roles: Weights; decode?: DecodeParams };
+/** Weights trained before the decoding had parameters of its own decoded with this. */
+export const DECODE_DEFAULTS: DecodeParams = DEFAULT_WEIGHTS.decode ?? { arithmetic: 1, empty: 1 };
 
 export interface Option {
   value: string;
@@ -83,15 +93,16 @@ export function roleOptions(
 
 const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
 const TOP = 4;
+const TOP_BELOW = 12;
 
 /** The joint choice: one option (or none) per column, the likeliest that keeps the constraints. */
-export function decode(all: RoleOptions[]): Map<string, Option | null> {
+export function decode(all: RoleOptions[], params: DecodeParams = DECODE_DEFAULTS): Map<string, Option | null> {
   const chosen = new Map<string, Option | null>();
   const byRole = (role: Role) => all.find((r) => r.role === role);
   // Values below their role's threshold are no choices: the field is then left empty.
   const choices = (r: RoleOptions | undefined): Array<Option | null> => (r ? [...r.options.filter((o) => o.p >= thresholdOf(r)).slice(0, TOP), null] : [null]);
   // An empty field scores as the model's chance that none of the candidates is right.
-  const logp = (r: RoleOptions | undefined, o: Option | null) => (r ? Math.log(Math.max(1e-9, o ? o.p : r.none)) : 0);
+  const logp = (r: RoleOptions | undefined, o: Option | null) => (r ? Math.log(Math.max(1e-9, o ? o.p : r.none * params.empty)) : 0);
   const amountOf = (o: Option | null) => (o ? (o.amount ?? findAmounts(o.value)[0]?.value ?? null) : null);
 
   const [net, tax, total] = [byRole('net'), byRole('tax'), byRole('total')];
@@ -102,19 +113,27 @@ export function decode(all: RoleOptions[]): Map<string, Option | null> {
   const grossSubtotal = taxPrinted && topNet !== null && grossTotals.some((g) => close(topNet, g));
   if (net || tax || total) {
     let best = { score: -Infinity, picks: [null, null, null] as Array<Option | null> };
-    for (const n of choices(net))
-      for (const t of choices(tax))
-        for (const T of choices(total)) {
+    // Amounts below their threshold may still be written, but only as three that add up: the
+    // arithmetic is evidence the single amount's probability does not see. Zeros add up too
+    // easily to say anything.
+    const below = (r: RoleOptions | undefined): Option[] => (r ? r.options.filter((o) => o.p < thresholdOf(r) && amountOf(o)).slice(0, TOP_BELOW) : []);
+    const weak = new Set([...below(net), ...below(tax), ...below(total)]);
+    const isWeak = (o: Option | null) => o !== null && weak.has(o);
+    for (const n of [...choices(net), ...below(net)])
+      for (const t of [...choices(tax), ...below(tax)])
+        for (const T of [...choices(total), ...below(total)]) {
           let score = logp(net, n) + logp(tax, t) + logp(total, T);
           const [a, b, c] = [amountOf(n), amountOf(t), amountOf(T)];
+          const complete = a !== null && b !== null && c !== null;
+          if (!complete && (isWeak(n) || isWeak(t) || isWeak(T))) continue;
           if (a !== null && taxPrinted && grossTotals.some((g) => close(a, g))) continue;
           // The likeliest "net" being such a gross subtotal says the prices include the printed tax: it is written.
           if (t === null && grossSubtotal) continue;
           // Three amounts that do not add up are never written together: one of them is left out.
           // A credit note's tax may be printed without its sign.
-          if (a !== null && b !== null && c !== null) {
+          if (complete) {
             if (!close(a + b, c) && !(c < 0 && close(a - Math.abs(b), c))) continue;
-            score += 1;
+            score += params.arithmetic;
           }
           // Net and tax are parts of the total: neither exceeds it (but for a negative tax); a credit note's by their size.
           const exceeds =
@@ -122,6 +141,9 @@ export function decode(all: RoleOptions[]): Map<string, Option | null> {
           if (exceeds) continue;
           if (score > best.score) best = { score, picks: [n, t, T] };
         }
+    // A credit note's tax printed without its sign is written with the total's.
+    const [a, b, c] = [amountOf(best.picks[0]!), amountOf(best.picks[1]!), amountOf(best.picks[2]!)];
+    if (a !== null && b !== null && c !== null && c < 0 && b > 0 && close(a - b, c)) best.picks[1] = { ...best.picks[1]!, value: `-${best.picks[1]!.value.trim()}`, amount: -b };
     [net, tax, total].forEach((r, i) => r && chosen.set(r.want.column.id, best.picks[i]!));
   }
 
