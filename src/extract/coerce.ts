@@ -24,16 +24,29 @@ const bad = (message: string): Coerced => ({ ok: false, message });
 const CURRENCY_SYMBOLS = /US\$|R\$|[$€£¥₹₩₽₺₪₫฿₴₦₱₡₲₵₸]|kr\.?/g;
 const SYMBOL_CODES: Record<string, string> = { $: 'USD', 'US$': 'USD', 'R$': 'BRL', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR', '₩': 'KRW', '₽': 'RUB', '₺': 'TRY', '₪': 'ILS' };
 
-/** Drops currency signs and ISO 4217 codes (only real ones: "SKU-1" keeps its letters). */
+/**
+ * Currencies whose sign is letters, written before the figure ("RM 12.50", "Rp5.000", "Rs. 300"):
+ * a sign only there, since the same letters stand for other things elsewhere.
+ */
+const LETTER_SIGNS = /\b(RM|Rp|Rs)\.?\s?(?=[-−(]?\d)/;
+const LETTER_CODES: Record<string, string> = { RM: 'MYR', Rp: 'IDR', Rs: 'INR' };
+
+/** Drops currency signs and ISO 4217 codes, also glued to the figure ("USD12.00"; only real codes: "SKU1" keeps its letters). */
 function stripCurrency(s: string): string {
-  return s.replace(CURRENCY_SYMBOLS, '').replace(/\b[A-Z]{3}\b/g, (code) => (currencyCodes.code(code) ? '' : code));
+  return s
+    .replace(CURRENCY_SYMBOLS, '')
+    .replace(new RegExp(LETTER_SIGNS.source, 'g'), '')
+    .replace(/\b[A-Z]{3}(?![A-Za-z])/g, (code) => (currencyCodes.code(code) ? '' : code));
 }
 
 /** The currency a text names: an ISO 4217 code, else the usual code of its sign; null when none. */
 export function currencyIn(text: string): string | null {
   for (const [code] of text.matchAll(/\b[A-Z]{3}\b/g)) if (currencyCodes.code(code)) return code;
   const sign = text.match(/US\$|R\$|[$€£¥₹₩₽₺₪]/)?.[0];
-  return sign ? SYMBOL_CODES[sign]! : null;
+  if (sign) return SYMBOL_CODES[sign]!;
+  // Or the sign alone, as an amount's prefix is passed.
+  const letters = (LETTER_SIGNS.exec(text) ?? /\b(RM|Rp|Rs)\.?\s*$/.exec(text))?.[1];
+  return letters ? LETTER_CODES[letters]! : null;
 }
 
 /** A number, or an ambiguity with the reading `flexible` guesses (groups of thousands), or nothing. */

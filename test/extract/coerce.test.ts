@@ -26,6 +26,11 @@ describe('human numbers', () => {
     ['12,5', 12.5],
     ['1e3', 1000],
     ['+7', 7],
+    ['USD12.30', 12.3],
+    ['RM96.20', 96.2],
+    ['RM 96.20', 96.2],
+    ['Rp 5000', 5000],
+    ['Rs. 300', 300],
   ])('%s -> %p', (input, expected) => {
     expect(parseHumanNumber(input)).toEqual({ value: expected });
   });
@@ -54,7 +59,8 @@ describe('human numbers', () => {
   test('ambiguous and bad ones', () => {
     expect(parseHumanNumber('1,234')).toEqual({ ambiguous: '"1,234" could be 1234 or 1.234', guess: 1234 });
     expect(parseHumanNumber('-1,234')).toEqual({ ambiguous: '"-1,234" could be 1234 or 1.234', guess: -1234 });
-    for (const bad of ['abc', '12abc', '1,23,4', '1.2.3,4.5', '', '.', '1,', '--1']) expect(parseHumanNumber(bad)).toBeNull();
+    // Letters that are no currency stay: a code glued to a figure is no amount.
+    for (const bad of ['SKU12.30', 'FORM12', 'abc', '12abc', '1,23,4', '1.2.3,4.5', '', '.', '1,', '--1']) expect(parseHumanNumber(bad)).toBeNull();
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { documentFields, linesFromText, ruleFields, tableLines } from '../../src/extract/fields';
 import { buildLayout } from '../../src/extract/fields/layout';
 import { nameLike, partyCandidates, titleOnly } from '../../src/extract/fields/parties';
-import { REGISTRATION_LINE } from '../../src/extract/fields/values';
+import { findAmounts, REGISTRATION_LINE } from '../../src/extract/fields/values';
 import { labelMatch, taxQualifier, wantOf } from '../../src/extract/fields/wants';
 import type { TextLine } from '../../src/extract/layout/page';
 import type { Column, ColumnType } from '../../src/domain/columns';
@@ -139,6 +139,17 @@ describe('dates told apart', () => {
 
 describe('amounts', () => {
   const columns = [col('net', 'Net amount', 'currency'), col('tax', 'Tax amount', 'currency'), col('total', 'Total', 'currency')];
+
+  test('a currency code or a sign of letters glued to the figure is part of the amount', () => {
+    const read = (text: string) => findAmounts(text).map((a) => [a.raw, a.value, a.currency]);
+    expect(read('SUBTOTAL RM96.20')).toEqual([['RM96.20', 96.2, 'MYR']]);
+    expect(read('Total USD12.00')).toEqual([['USD12.00', 12, 'USD']]);
+    expect(read('Total Rs. 300.00')).toEqual([['Rs. 300.00', 300, 'INR']]);
+    // Inside a word the same letters are no sign, and the figure is no amount.
+    expect(read('FORM12.00')).toEqual([]);
+    const { values } = documentFields(linesFromText('TOTAL   RM96.20\nCASH   RM100.00\nCHANGE   RM3.80'), [col('total', 'Total', 'number')]);
+    expect(values.total).toBe('RM96.20');
+  });
 
   test('net + tax = total decides among several labelled amounts', () => {
     const lines = [

@@ -15,8 +15,10 @@ export interface FoundAmount {
 }
 
 export const SYMBOLS = 'US\\$|R\\$|[$€£¥₹₩₽₺₪]';
+/** Signs of letters, before the figure only (see coerce.ts). */
+const LETTER_SIGNS = 'RM|Rp|Rs\\.?';
 export const AMOUNT_RE = new RegExp(
-  `(?<![\\p{L}\\d.,/-])((?:${SYMBOLS}|[A-Z]{3})\\s?)?([-−]\\s?|\\()?(\\d{1,3}(?:[.,'’\\u00a0\\u202f ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)(\\))?(\\s?(?:${SYMBOLS}|[A-Z]{3}))?(-(?!\\d))?(?![\\d%]|\\s?%|[.,]\\d|[./-]\\d)`,
+  `(?<![\\p{L}\\d.,/-])((?:${SYMBOLS}|${LETTER_SIGNS}|[A-Z]{3})\\s?)?([-−]\\s?|\\()?(\\d{1,3}(?:[.,'’\\u00a0\\u202f ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)(\\))?(\\s?(?:${SYMBOLS}|[A-Z]{3}))?(-(?!\\d))?(?![\\d%]|\\s?%|[.,]\\d|[./-]\\d)`,
   'gu',
 );
 
