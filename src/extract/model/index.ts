@@ -25,7 +25,7 @@ export interface DecodeParams {
 }
 
 const DEFAULT_WEIGHTS = WEIGHTS as unknown as { roles: Weights; decode?: DecodeParams };
-/** Weights trained before the decoding had parameters of its own decoded with this. */
+/** The trained decoding; a weights file written before the decoding was trained gets the hand-set one. */
 export const DECODE_DEFAULTS: DecodeParams = DEFAULT_WEIGHTS.decode ?? { arithmetic: 1, empty: 1 };
 
 export interface Option {
@@ -101,7 +101,7 @@ export function decode(all: RoleOptions[], params: DecodeParams = DECODE_DEFAULT
   const byRole = (role: Role) => all.find((r) => r.role === role);
   // Values below their role's threshold are no choices: the field is then left empty.
   const choices = (r: RoleOptions | undefined): Array<Option | null> => (r ? [...r.options.filter((o) => o.p >= thresholdOf(r)).slice(0, TOP), null] : [null]);
-  // An empty field scores as the model's chance that none of the candidates is right.
+  // An empty field scores as the model's chance that none of the candidates is right, weighed by the trained factor.
   const logp = (r: RoleOptions | undefined, o: Option | null) => (r ? Math.log(Math.max(1e-9, o ? o.p : r.none * params.empty)) : 0);
   const amountOf = (o: Option | null) => (o ? (o.amount ?? findAmounts(o.value)[0]?.value ?? null) : null);
 
@@ -142,7 +142,7 @@ export function decode(all: RoleOptions[], params: DecodeParams = DECODE_DEFAULT
           if (score > best.score) best = { score, picks: [n, t, T] };
         }
     // A credit note's tax printed without its sign is written with the total's.
-    const [a, b, c] = [amountOf(best.picks[0]!), amountOf(best.picks[1]!), amountOf(best.picks[2]!)];
+    const [a, b, c] = [0, 1, 2].map((i) => amountOf(best.picks[i] ?? null)) as [number | null, number | null, number | null];
     if (a !== null && b !== null && c !== null && c < 0 && b > 0 && close(a - b, c)) best.picks[1] = { ...best.picks[1]!, value: `-${best.picks[1]!.value.trim()}`, amount: -b };
     [net, tax, total].forEach((r, i) => r && chosen.set(r.want.column.id, best.picks[i]!));
   }

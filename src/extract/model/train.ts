@@ -3,7 +3,8 @@
  * writes src/extract/model/fields.weights.json. Every dev invoice and receipt is read in-process
  * (readings cached, see corpus.ts), its candidates labelled by comparing their values with the
  * expected row, a conditional logit trained per role, and cross-validated by issuer (5 folds,
- * a fixed assignment), which also picks each role's writing threshold. Deterministic: two runs on
+ * a fixed assignment), which also picks each role's writing threshold and the joint decoding's
+ * parameters (written beside the weights). Deterministic: two runs on
  * the same readings give the same weights. The check split is never read.
  */
 import { createHash } from 'node:crypto';
