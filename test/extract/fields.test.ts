@@ -535,6 +535,13 @@ describe('parties in sections and receipts', () => {
     expect(nameLike('Handelsrechnung (380)')).toBe(false);
   });
 
+  test("an addressee's title alone on its line is no party; the name under it is", () => {
+    for (const title of ['Herrn', 'Mr.', 'Mme', 'Sig.ra']) expect(nameLike(title)).toBe(false);
+    expect(nameLike('Herrn Max Beispiel')).toBe(true);
+    const { values } = documentFields(linesFromText('Rechnung\n\nHerrn\nJan Beispiel\nMusterweg 3\n12345 Beispielstadt'), [col('buyer', 'Buyer', 'string', { description: "the buyer's (customer's) name" })]);
+    expect(values.buyer).toBe('Jan Beispiel');
+  });
+
   test('an unsure speck at the top of a scan is no letterhead', () => {
     const scanned = (y: number, text: string, confidence: number): TextLine => ({ ...line(y, [[20, text]], 12), confidence });
     const { vendor } = partyCandidates(buildLayout([scanned(10, 'Wr', 0.2), scanned(40, 'ACME TRADING', 0.93), scanned(60, 'No 5, Jalan Besar', 0.9)]), [wantOf(SELLER[0]!)]);

@@ -43,6 +43,8 @@ export function nameLike(text: string): boolean {
   // A sentence: ends in a full stop after a lowercase word, and most of its words are lowercase.
   const lower = t.split(/\s+/).filter((w) => /^\p{Ll}/u.test(w)).length;
   if (/\p{Ll}{2}[.!?]$/u.test(t) && lower >= 2 && lower * 2 >= t.split(/\s+/).length) return false;
+  // An addressee's title alone ("Herrn", "Mr.") opens the name on the line under it; it is none.
+  if (SALUTATION.test(t) && !/\p{L}{2}/u.test(t.replace(SALUTATION, ''))) return false;
   // A legal form alone ("GmbH" set apart on its line) is the end of a name, not one.
   if (hasLegalForm(t) && !/\p{L}{2}/u.test(t.replace(LEGAL_LONG, ' ').replace(LEGAL_SHORT, ' '))) return false;
   if (TITLES.has(normalizeLabel(t)) || titleOnly(t) || isLabelLike(t) || LABEL_COLON.test(t) || PAGE_MARK.test(t)) return false;
