@@ -28,14 +28,19 @@ const SYMBOL_CODES: Record<string, string> = { $: 'USD', 'US$': 'USD', 'R$': 'BR
  * Currencies whose sign is letters, written before the figure ("RM 12.50", "Rp5.000", "Rs. 300"):
  * a sign only there, since the same letters stand for other things elsewhere.
  */
-const LETTER_SIGNS = /\b(RM|Rp|Rs)\.?\s?(?=[-−(]?\d)/;
 const LETTER_CODES: Record<string, string> = { RM: 'MYR', Rp: 'IDR', Rs: 'INR' };
+/** The letter signs as a pattern, for the amounts found in text too (fields/values.ts). */
+export const LETTER_SIGN_SOURCE = Object.keys(LETTER_CODES).join('|');
+const LETTER_SIGNS = new RegExp(`\\b(${LETTER_SIGN_SOURCE})\\.?\\s?(?=[-−(]?\\d)`);
+const LETTER_SIGNS_ALL = new RegExp(LETTER_SIGNS.source, 'g');
+/** A letter sign alone at the end, as an amount's prefix is passed. */
+const LETTER_SIGN_ALONE = new RegExp(`\\b(${LETTER_SIGN_SOURCE})\\.?\\s*$`);
 
 /** Drops currency signs and ISO 4217 codes, also glued to the figure ("USD12.00"; only real codes: "SKU1" keeps its letters). */
 function stripCurrency(s: string): string {
   return s
     .replace(CURRENCY_SYMBOLS, '')
-    .replace(new RegExp(LETTER_SIGNS.source, 'g'), '')
+    .replace(LETTER_SIGNS_ALL, '')
     .replace(/\b[A-Z]{3}(?![A-Za-z])/g, (code) => (currencyCodes.code(code) ? '' : code));
 }
 
@@ -44,8 +49,7 @@ export function currencyIn(text: string): string | null {
   for (const [code] of text.matchAll(/\b[A-Z]{3}\b/g)) if (currencyCodes.code(code)) return code;
   const sign = text.match(/US\$|R\$|[$€£¥₹₩₽₺₪]/)?.[0];
   if (sign) return SYMBOL_CODES[sign]!;
-  // Or the sign alone, as an amount's prefix is passed.
-  const letters = (LETTER_SIGNS.exec(text) ?? /\b(RM|Rp|Rs)\.?\s*$/.exec(text))?.[1];
+  const letters = (LETTER_SIGNS.exec(text) ?? LETTER_SIGN_ALONE.exec(text))?.[1];
   return letters ? LETTER_CODES[letters]! : null;
 }
 

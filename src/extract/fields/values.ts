@@ -1,5 +1,5 @@
 /** Values inside text: amounts, times, contacts, bank details, address lines. */
-import { currencyIn, parseHumanNumber } from '../coerce';
+import { currencyIn, LETTER_SIGN_SOURCE, parseHumanNumber } from '../coerce';
 import { normalizeLabel } from '../lexicon';
 import { DOCUMENT_TITLES } from '../lexicon.data';
 import { findDates, type FoundDate } from '../dates';
@@ -15,10 +15,8 @@ export interface FoundAmount {
 }
 
 export const SYMBOLS = 'US\\$|R\\$|[$€£¥₹₩₽₺₪]';
-/** Signs of letters, before the figure only (see coerce.ts). */
-const LETTER_SIGNS = 'RM|Rp|Rs\\.?';
 export const AMOUNT_RE = new RegExp(
-  `(?<![\\p{L}\\d.,/-])((?:${SYMBOLS}|${LETTER_SIGNS}|[A-Z]{3})\\s?)?([-−]\\s?|\\()?(\\d{1,3}(?:[.,'’\\u00a0\\u202f ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)(\\))?(\\s?(?:${SYMBOLS}|[A-Z]{3}))?(-(?!\\d))?(?![\\d%]|\\s?%|[.,]\\d|[./-]\\d)`,
+  `(?<![\\p{L}\\d.,/-])((?:${SYMBOLS}|(?:${LETTER_SIGN_SOURCE})\\.?|[A-Z]{3})\\s?)?([-−]\\s?|\\()?(\\d{1,3}(?:[.,'’\\u00a0\\u202f ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)(\\))?(\\s?(?:${SYMBOLS}|[A-Z]{3}))?(-(?!\\d))?(?![\\d%]|\\s?%|[.,]\\d|[./-]\\d)`,
   'gu',
 );
 
