@@ -42,11 +42,12 @@ const TEXT_FLOOR = 0.1;
  */
 const PENALTIES = [0.1, 0.3, 1, 3];
 const TEXT_PENALTIES = [1, 3];
+/** The decoding as it was set by hand, under which penalties and thresholds are chosen first. */
+const HAND_SET: DecodeParams = { arithmetic: 1, empty: 1 };
 /**
  * The joint decoding's parameters to choose from: the reward (in log-probability) for amounts that
- * add up, and the weight of an empty field's chance. The hand-set decoding before was 1 and 1.
+ * add up, and the weight of an empty field's chance.
  */
-const HAND_SET: DecodeParams = { arithmetic: 1, empty: 1 };
 const DECODINGS: DecodeParams[] = [1, 0.5, 0.25, 0.1].flatMap((empty) => [0, 1, 2, 3, 4, 6].map((arithmetic) => ({ arithmetic, empty })));
 const OUT = join(import.meta.dir, 'fields.weights.json');
 
