@@ -459,12 +459,17 @@ export class ExtractService {
     let extraction: ExtractionRecord = { ...pending, status: 'processing' };
     const name = extraction.file_name;
     const started = await this.port.transaction(async (tx) => {
+      // Read again where it is written: another worker may have recorded the file since, and
+      // marking it processing again would let this worker record its rows a second time.
+      const stored = await tx.batches.getExtraction(extraction.id);
+      if (!stored || stored.status === 'complete' || stored.status === 'failed') return null;
       const batch = (await tx.batches.get(batchId))!;
       await tx.batches.putExtraction(extraction);
       const current = { ...batch, current_file: name, updated_at: this.clock.now() };
       await tx.batches.put(current);
       return current;
     });
+    if (!started) return;
     const fileCount = started.file_count;
     listen('file', { extraction_id: extraction.id, file_name: name, index, file_count: fileCount });
     /**
