@@ -596,8 +596,15 @@ export class ExtractService {
     let result: Record<string, unknown>;
     try {
       if (table && collected.length) {
-        batch = { ...batch, status: 'merging', current_file: null, updated_at: this.clock.now() };
-        await this.save(batch);
+        // Marked only if no other worker has ended the batch since it was read above: writing
+        // `merging` over its end would let this worker insert the batch's rows a second time.
+        const merging: BatchRecord = { ...batch, status: 'merging', current_file: null, updated_at: this.clock.now() };
+        await this.port.transaction(async (tx) => {
+          const current = await tx.batches.get(merging.id);
+          if (current && isFinal(current.status)) throw new BatchEnded();
+          await tx.batches.put(merging);
+        });
+        batch = merging;
         try {
           const written = await this.rows.insertExtracted(
             batch.project_id,
