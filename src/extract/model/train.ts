@@ -180,6 +180,23 @@ async function main(): Promise<void> {
     const w = fits.get(key)!;
     return w && { ...w };
   };
+  /** A role's model: the text documents' one, with the recognised scans' one beside it when both exist. */
+  const combined = (text: RoleWeights | null | undefined, scan: RoleWeights | null | undefined): RoleWeights | null => (text && scan ? { ...text, scan } : (text ?? scan ?? null));
+  /** Weights fitted without `fold`, each role at the penalty (and threshold, once chosen) `choice` gives per source. */
+  const foldWeights = (fold: number, choice: (role: Role, scan: boolean) => { l2: number; threshold?: number } | undefined): Weights => {
+    const weights: Weights = {};
+    for (const role of ROLES) {
+      const model = (scan: boolean): RoleWeights | null => {
+        const pick = choice(role, scan);
+        const w = pick ? fitted(role, fold, pick.l2, scan) : null;
+        if (!w || pick!.threshold === undefined) return w;
+        return { ...w, threshold: pick!.threshold, ...(scan ? { scanThreshold: pick!.threshold } : {}) };
+      };
+      const w = combined(model(false), model(true));
+      if (w) weights[role] = w;
+    }
+    return weights;
+  };
 
   // Per role, the penalty and threshold cross-validation picks when decoding with `params`.
   const chooseRoles = (params: DecodeParams, print: boolean): { final: Weights; picked: Map<string, { l2: number; threshold: number }> } => {
@@ -196,13 +213,7 @@ async function main(): Promise<void> {
     };
     for (const l2 of PENALTIES) {
       for (let fold = 0; fold < FOLDS; fold++) {
-        const weights: Weights = {};
-        for (const role of ROLES) {
-          const text = fitted(role, fold, l2, false);
-          const scan = fitted(role, fold, l2, true);
-          const w = text ?? scan;
-          if (w) weights[role] = { ...w, ...(text && scan ? { scan } : {}) };
-        }
+        const weights = foldWeights(fold, () => ({ l2 }));
         for (const doc of docs.filter((d) => d.fold === fold)) {
           const all = roleOptions(doc.inputs.layout, doc.inputs.wants, doc.inputs.result, weights, doc.candidates);
           for (const [k, threshold] of THRESHOLDS.entries()) {
@@ -303,8 +314,8 @@ async function main(): Promise<void> {
         if (print) console.log(`${role.padEnd(12)} ${(scan ? 'scan' : 'text').padEnd(6)} ${String(t.n).padStart(7)} ${String(t.oracle).padStart(10)} ${String(t.right[k]).padStart(9)} ${String(t.wrong[k]).padStart(9)} ${String(THRESHOLDS[k]).padStart(10)}  ${String(l2).padEnd(6)} ${String(t.rulesRight).padStart(11)} ${String(t.rulesWrong).padStart(12)}`);
       }
       // A role seen only in scans (or only in text) has the one model for both.
-      const main = models.text ?? models.scan;
-      if (main) final[role] = models.text && models.scan ? { ...models.text, scan: models.scan } : main;
+      const model = combined(models.text, models.scan);
+      if (model) final[role] = model;
     }
     return { final, picked };
   };
@@ -317,17 +328,7 @@ async function main(): Promise<void> {
   // documents' field F1 sums highest wins, the first in DECODINGS among equals.
   const docF1 = DECODINGS.map(() => 0);
   for (let fold = 0; fold < FOLDS; fold++) {
-    const weights: Weights = {};
-    for (const role of ROLES) {
-      const model = (scan: boolean): RoleWeights | null => {
-        const pick = picked.get(`${role}|${scan}`);
-        const w = pick ? fitted(role, fold, pick.l2, scan) : null;
-        return w && { ...w, threshold: pick!.threshold, ...(scan ? { scanThreshold: pick!.threshold } : {}) };
-      };
-      const [text, scan] = [model(false), model(true)];
-      const w = text ?? scan;
-      if (w) weights[role] = { ...w, ...(text && scan ? { scan } : {}) };
-    }
+    const weights = foldWeights(fold, (role, scan) => picked.get(`${role}|${scan}`));
     for (const doc of docs.filter((d) => d.fold === fold)) {
       const all = roleOptions(doc.inputs.layout, doc.inputs.wants, doc.inputs.result, weights, doc.candidates);
       DECODINGS.forEach((params, k) => {
