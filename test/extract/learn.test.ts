@@ -193,6 +193,37 @@ describe('learned layouts', () => {
     expect(learnedFields([branch], [column('address', 'string')], [addressLayout]).values.address).not.toBe('Unit 4, Tannery Yard, Ostwick OW2 1AB');
   });
 
+  test("another issuer filling in the same document tool's template takes nothing from the layout", () => {
+    const template = (issuer: string): Array<[number, number, string]> => [
+      [50, 30, issuer],
+      [50, 60, 'Invoice Standard Edition Payment Terms'],
+      [50, 72, 'Customer Number Order Reference Delivery Address'],
+    ];
+    const columnsOf = [column('vendor', 'string'), column('total', 'number')];
+    const example = page([...template('Brightwater Joinery'), [300, 600, 'Pay this'], [450, 600, '310.00']]);
+    const templateLayout: LearnedLayout = {
+      id: 'exmp_5',
+      fingerprint: fingerprintOf([example]),
+      pages: [{ number: 1, width: 600, height: 800 }],
+      fields: [
+        { column_id: 'vendor', value: 'Brightwater Joinery', page: 1, box: { x0: 50, y0: 30, x1: 160, y1: 40 }, label: null, lines: 1 },
+        { column_id: 'total', value: 310, page: 1, box: { x0: 450, y0: 600, x1: 480, y1: 610 }, label: 'Pay this', lines: 1, text: '310.00' },
+      ],
+    };
+    const other = page([...template('Copperleaf Studio'), [300, 600, 'Pay this'], [450, 600, '40.00']]);
+    // The letterheads share nearly all their words: only the issuer's name tells them apart.
+    expect(fingerprintMatch(fingerprintOf([other]), templateLayout.fingerprint)).toBeGreaterThanOrEqual(0.7);
+    expect(learnedFields([other], columnsOf, [templateLayout])).toEqual({ layout: null, values: {} });
+    const same = page([...template('Brightwater Joinery'), [300, 600, 'Pay this'], [450, 600, '95.00']]);
+    expect(learnedFields([same], columnsOf, [templateLayout]).values).toEqual({ vendor: 'Brightwater Joinery', total: '95.00' });
+  });
+
+  test("a one-page example's total is read on the last page of the issuer's longer document", () => {
+    const first = page([...letterhead, [50, 120, '05/06/2024'], [50, 300, 'Item one'], [450, 300, '40.00'], [450, 780, 'continued']]);
+    const last: PageModel = { ...page([[50, 100, 'Item two'], [450, 100, '78.75'], [300, 200, 'Pay this'], [450, 200, '118.75']]), number: 2 };
+    expect(learnedFields([first, last], columns, [layout]).values).toEqual({ vendor: 'Brightwater Joinery Ltd', total: '118.75', date: '2024-06-05' });
+  });
+
   test('a field the document does not show where the example has it is left to the general model', () => {
     const next = page([...letterhead, [300, 600, 'Balance'], [450, 600, '118.75']]);
     expect(learnedFields([next], columns, [layout]).values).toEqual({ vendor: 'Brightwater Joinery Ltd' });

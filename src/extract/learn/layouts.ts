@@ -96,7 +96,7 @@ export function fingerprintMatch(a: Fingerprint, b: Fingerprint): number {
   const ids = new Set(a.identifiers);
   const sharedIds = b.identifiers.filter((i) => ids.has(i)).length;
   if (sharedIds > 0) return jaccard >= 0.1 ? Math.min(1, 0.5 + jaccard / 2) : 0;
-  if (a.identifiers.length && b.identifiers.length) return jaccard >= 0.7 ? jaccard : 0;
+  if (a.identifiers.length && b.identifiers.length) return jaccard >= SAME_LETTERHEAD ? jaccard : 0;
   return jaccard;
 }
 
@@ -108,7 +108,7 @@ function letterheadAlike(a: Fingerprint, b: Fingerprint): number {
   return union ? shared / union : 0;
 }
 
-/** Letterheads this alike are one issuer's whatever else the pages print. */
+/** Letterheads this alike are one issuer's though they print no identifier in common (its name says which). */
 const SAME_LETTERHEAD = 0.7;
 /** The example's name of its issuer must print on the document at least this alike (a few misread glyphs). */
 const MIN_NAME = 0.75;
@@ -116,8 +116,8 @@ const MIN_NAME = 0.75;
 /**
  * The example's topmost text of words (its issuer's name, which a letterhead opens with), when it
  * located one: a document that shares only an identifier and some words with the example (its
- * customer's tax id and address, printed by every supplier) is another issuer's unless it prints
- * that name too.
+ * customer's tax id and address, printed by every supplier), or its letterhead's words (a document
+ * tool's template, which many issuers fill in), is another issuer's unless it prints that name too.
  */
 function issuerName(layout: LearnedLayout): LearnedField | null {
   const first = Math.min(...layout.fields.map((f) => f.page));
@@ -212,9 +212,14 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
   if (isTextual(column) && wanted && printsConstant(pages, field.lines, [printed, wanted])) return field.value;
   const found: Array<{ score: number; value: unknown; exact: boolean }> = [];
   let labelPrinted = false;
+  // A field in the lower half of a one-page example (its totals, its terms) closes the document:
+  // a longer document prints it on its last page, after the items that filled the pages before.
+  const closing = sizes.length === 1 && (field.box.y0 + field.box.y1) / 2 > size.height / 2;
   for (const page of pages) {
     // The same page, or the last page for a field the example had on its last page (totals).
-    const samePage = page.number === field.page || (field.page === lastExamplePage && page.number === pages.at(-1)!.number && field.page > 1);
+    const samePage = closing
+      ? page.number === pages.at(-1)!.number
+      : page.number === field.page || (field.page === lastExamplePage && page.number === pages.at(-1)!.number && field.page > 1);
     if (!samePage) continue;
     for (const span of spansOf(page)) {
       if (isTextual(column) ? Math.abs(span.lines - field.lines) > (field.lines > 1 ? 1 : 0) : span.lines !== 1) continue;
@@ -278,7 +283,7 @@ export function matchingLayout(pages: PageModel[], layouts: LearnedLayout[]): { 
   for (const layout of layouts) {
     const match = fingerprintMatch(fingerprint, layout.fingerprint);
     if (match < LAYOUT_MATCH || (best && match <= best.match)) continue;
-    const name = letterheadAlike(fingerprint, layout.fingerprint) < SAME_LETTERHEAD ? issuerName(layout) : null;
+    const name = issuerName(layout);
     const texts = name ? [name.value, name.text].filter((t): t is string => typeof t === 'string').map((t) => compact(normalizeText(t))) : [];
     if (name && !printsConstant(pages, name.lines, texts, MIN_NAME)) continue;
     best = { layout, match };
