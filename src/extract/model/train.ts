@@ -327,6 +327,8 @@ async function main(): Promise<void> {
   // roles' chosen penalties and thresholds and weights fitted on the other folds; the pair whose
   // documents' field F1 sums highest wins, the first in DECODINGS among equals.
   const docF1 = DECODINGS.map(() => 0);
+  // Per decoding, per document, its fields that came out wrong or empty (for TRAIN_VERBOSE).
+  const misses = DECODINGS.map(() => new Map<string, string[]>());
   for (let fold = 0; fold < FOLDS; fold++) {
     const weights = foldWeights(fold, (role, scan) => picked.get(`${role}|${scan}`));
     for (const doc of docs.filter((d) => d.fold === fold)) {
@@ -334,20 +336,31 @@ async function main(): Promise<void> {
       DECODINGS.forEach((params, k) => {
         const chosen = decode(all, params);
         let [right, written, expected] = [0, 0, 0];
+        const missed: string[] = [];
         for (const r of all) {
           const column = r.want.column;
           const value = doc.expected[column.id];
-          if (value !== null && value !== undefined && value !== '') expected++;
+          const wanted = value !== null && value !== undefined && value !== '';
+          if (wanted) expected++;
           const o = chosen.get(column.id);
-          if (!o) continue;
-          written++;
-          if (same(value, o.value, column, doc.dayFirst)) right++;
+          const ok = !!o && same(value, o.value, column, doc.dayFirst);
+          if (o) written++;
+          if (ok) right++;
+          if (!ok && (o || wanted)) {
+            const reachable = r.candidates.some((c) => same(value, c.value, column, doc.dayFirst));
+            missed.push(`${column.id}: expected ${JSON.stringify(value ?? null)} got ${JSON.stringify(o?.value ?? null)}${wanted && !reachable ? ' (no candidate)' : ''}`);
+          }
         }
+        if (missed.length) misses[k]!.set(doc.id, missed);
         docF1[k]! += written + expected ? (2 * right) / (written + expected) : 1;
       });
     }
   }
   const best = docF1.findIndex((f) => f >= Math.max(...docF1) - 1e-9);
+  if (process.env.TRAIN_VERBOSE === '1') {
+    console.log('\ncross-validated mistakes under the chosen decoding (each document decoded by weights fitted without its fold)');
+    for (const [doc, missed] of misses[best]!) console.log(`${doc}\n  ${missed.join('\n  ')}`);
+  }
   console.log('\narithmetic  empty  mean doc F1 (cv)');
   DECODINGS.forEach((d, k) => console.log(`${String(d.arithmetic).padStart(10)} ${String(d.empty).padStart(6)}  ${(docF1[k]! / docs.length).toFixed(4)}${k === best ? '  <-' : ''}`));
   const decodeParams = DECODINGS[best]!;
