@@ -395,8 +395,8 @@ export const CONCEPTS: ConceptEntry[] = [
     level: 'document',
     types: CODE,
     terms: {
-      en: ['invoice number', 'invoice no.', 'invoice #', 'invoice id', 'inv no.', 'inv #', 'bill number', 'receipt number', 'receipt no.', 'document number', 'credit note number', 'statement number', 'invoice ref'],
-      de: ['Rechnungsnummer', 'Rechnungs-Nr.', 'Rechnung Nr.', 'Rechnungsnr.', 'Belegnummer', 'Beleg-Nr.', 'Dokumentnummer', 'Gutschriftsnummer', 'Gutschrift Nr.', 'Re.-Nr.'],
+      en: ['invoice number', 'invoice no.', 'invoice #', 'invoice id', 'inv no.', 'inv #', 'bill number', 'receipt number', 'receipt no.', 'document number', 'credit note number', 'credit note no.', 'credit memo number', 'credit memo no.', 'statement number', 'invoice ref'],
+      de: ['Rechnungsnummer', 'Rechnungs-Nr.', 'Rechnung Nr.', 'Rechnungsnr.', 'Belegnummer', 'Beleg-Nr.', 'Dokumentnummer', 'Gutschriftsnummer', 'Gutschrift Nr.', 'Re.-Nr.', 'Rechnungskorrektur Nr.', 'Korrekturrechnung Nr.', 'Stornorechnung Nr.'],
       fr: ['numéro de facture', 'facture n°', 'facture no', 'n° de facture', 'n° facture', "numéro d'avoir", 'avoir n°', 'numéro de document'],
       es: ['número de factura', 'factura n.º', 'nº factura', 'n.º de factura', 'núm. factura', 'número de documento'],
       it: ['numero fattura', 'fattura n.', 'n. fattura', 'numero documento', 'n. documento'],
@@ -742,7 +742,7 @@ export const DOCUMENT_TITLES: string[] = [
 /** Legal forms that end a company's name: a line ending in one is a party, not a street. */
 export const LEGAL_FORMS: string[] = [
   'Inc', 'Inc.', 'Incorporated', 'Corp', 'Corp.', 'Corporation', 'LLC', 'L.L.C.', 'LLP', 'Ltd', 'Ltd.', 'Limited', 'PLC', 'Co.', 'Company', 'LP',
-  'GmbH', 'AG', 'KG', 'OHG', 'GbR', 'UG', 'e.K.', 'e.V.', 'GmbH & Co. KG', 'mbH', 'KGaA', 'SE',
+  'GmbH', 'AG', 'KG', 'OHG', 'GbR', 'UG', 'e.K.', 'e.V.', 'GmbH & Co. KG', 'mbH', 'KGaA', 'SE', 'eG', 'a.G.', 'VVaG', 'PartG', 'PartGmbB', 'gGmbH', 'GesmbH', 'Ges.m.b.H.',
   'SA', 'S.A.', 'SARL', 'S.A.R.L.', 'SAS', 'S.A.S.', 'SASU', 'EURL', 'SNC', 'SCI',
   'S.L.', 'SL', 'S.L.U.', 'S.A.U.', 'S.C.',
   'S.p.A.', 'SpA', 'S.r.l.', 'Srl', 'S.n.c.', 'S.a.s.',

@@ -86,6 +86,8 @@ describe('concepts of labels in eight languages', () => {
     ['Währung', 'currency'],
     ['Zahlungsbedingungen', 'payment_terms'],
     ['The date the invoice was issued', 'invoice_date'],
+    ['Rechnungskorrektur Nr.', 'invoice_number'],
+    ['Credit memo no.', 'invoice_number'],
   ])('%s -> %s', (label, concept) => {
     expect(topConcept(label)).toBe(concept);
   });

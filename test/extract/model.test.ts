@@ -60,6 +60,15 @@ describe('candidate features', () => {
     expect(f('200.00')['amount:sum_of_two']).toBe(0);
   });
 
+  test("a date a word after the document's title and number is marked, in any of its languages; a date after another number is not", () => {
+    const mark = (text: string, value: string) => candidatesOf(text, 'issue_date').find((c) => c.value === value)!.features['date:title_line'];
+    expect(mark('Rechnung Nr. 2024-17 vom 05.03.2024\nZahlbar bis 31.03.2024', '2024-03-05')).toBe(1);
+    expect(mark('Invoice no. 4711 dated 25/03/2024', '2024-03-25')).toBe(1);
+    expect(mark('Rechnung Nr. 2024-17 vom 05.03.2024\nZahlbar bis 31.03.2024', '2024-03-31')).toBe(0);
+    expect(mark('Order no. 4711 of 25/03/2024', '2024-03-25')).toBe(0);
+    expect(mark('Invoice no. 4711, due 25/03/2024', '2024-03-25')).toBe(0);
+  });
+
   test('a date after a due phrase is marked, the earliest and latest dates too', () => {
     const cands = candidatesOf('Invoice date: 01.03.2024\nPlease pay by 31.03.2024', 'due_date');
     const due = cands.find((c) => c.value === '2024-03-31')!;
@@ -352,6 +361,13 @@ describe('receipt features', () => {
     expect(cands.find((c) => c.value === 'Wr')!.features['party:short']).toBe(1);
     expect(cands.find((c) => c.value === 'ACME TRADING')!.features['party:short']).toBe(0);
     expect(cands.some((c) => c.value === 'ACME TRADING SDN BHD')).toBe(true);
+  });
+
+  test("the legal forms of mutual insurers and cooperatives mark a name, and end one cut before them", () => {
+    const cands = candidatesOf('Nordheimer\nVersicherungsverein a.G.\nHafenweg 3\nGesamtbetrag 5,00', 'company', RECEIPT_COLUMNS);
+    expect(cands.find((c) => c.value === 'Versicherungsverein a.G.')!.features['party:legal_form']).toBe(1);
+    expect(cands.find((c) => c.value === 'Nordheimer')!.features['party:cut']).toBe(1);
+    expect(candidatesOf('Bäckerei Sonnental eG\nHafenweg 3', 'company', RECEIPT_COLUMNS).find((c) => c.value === 'Bäckerei Sonnental eG')!.features['party:legal_form']).toBe(1);
   });
 
   test('a name printed twice, a logo over its lettering, is no name wrapped onto two lines', () => {
