@@ -101,6 +101,13 @@ describe('candidate features', () => {
     expect(cands.some((c) => /Tel|Ltd/.test(c.value))).toBe(false);
   });
 
+  test("a run holding a till's labelled fields is marked; a house number after a short label is no such field", () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
+    const cands = candidatesOf('CORNER STORE\nNo: 5, Market Road\n54321 Springfield\nTrans: 311140 Staff: 96728\nTotal 5.00', 'address', columns);
+    expect(cands.find((c) => c.value === 'No: 5, Market Road 54321 Springfield')!.features['addr:labelled']).toBe(0);
+    expect(cands.find((c) => c.value.includes('Trans: 311140'))!.features['addr:labelled']).toBe(1);
+  });
+
   test('an address starts under the name and its registration number, and stops before labelled details', () => {
     const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
     const cands = candidatesOf('CORNER STORE\n(123456-A)\n27, MARKET ROAD,\n54321 SPRINGFIELD\nInvoice No # : 1052580\nTotal 5.00', 'address', columns);

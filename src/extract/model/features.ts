@@ -704,6 +704,8 @@ function addressCandidates(ctx: Context): ModelCandidate[] {
       f['addr:name_before'] = prev && (hasLegalForm(prev) || s === 1) ? 1 : 0;
       f['addr:legal_prev'] = hasLegalForm(prev) ? 1 : 0;
       f['addr:comma_end'] = /,\s*$/.test(texts.at(-1)!) ? 1 : 0;
+      // A till's or form's field ("Cashier: 12", "Trans: 3114"): a word of four letters or more before a colon; "No: 5" is a house number.
+      f['addr:labelled'] = texts.some((t) => /\p{L}{4,}\s*:\s*\S/u.test(t)) ? 1 : 0;
       f['addr:centred'] = lines.every((_, j) => centredLine(s + j)) ? 1 : 0;
       // Misread lines are rarely the address as printed.
       const confidences = lines.map((l) => l.confidence).filter((c): c is number => c !== undefined);
