@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import type { Column } from '../../src/domain/columns';
 import { documentFields, linesFromText, ruleFields } from '../../src/extract/fields';
 import { decode, learnedFields, roleOptions, type Option, type RoleOptions } from '../../src/extract/model';
-import { endsAddress, modelCandidates, roleOf, type Role } from '../../src/extract/model/features';
+import { endsAddress, modelCandidates, roleOf, separatorLost, type Role } from '../../src/extract/model/features';
 import { probabilities, train, type RoleWeights } from '../../src/extract/model/logit';
 
 const col = (id: string, name: string, type: Column['type'], description?: string): Column => ({ id, name, type, ...(description ? { description } : {}) }) as Column;
@@ -67,6 +67,22 @@ describe('candidate features', () => {
     expect(mark('Rechnung Nr. 2024-17 vom 05.03.2024\nZahlbar bis 31.03.2024', '2024-03-31')).toBe(0);
     expect(mark('Order no. 4711 of 25/03/2024', '2024-03-25')).toBe(0);
     expect(mark('Invoice no. 4711, due 25/03/2024', '2024-03-25')).toBe(0);
+  });
+
+  test('a recognised date whose separator was lost is a candidate, marked; typed text is read as printed', () => {
+    expect(separatorLost('Tax Invoice 2703/2018 No.:CS-1', 'dmy').map((d) => d.iso)).toEqual(['2018-03-27']);
+    expect(separatorLost('01:34P 5680 05 02-18', 'dmy').map((d) => d.iso)).toEqual(['2018-02-05']);
+    // No day 45, no month 13; a longer number is no date.
+    expect(separatorLost('Ref 4513/2018 and 0513/2018 and 123112/2018', 'dmy')).toEqual([]);
+    const text = 'Tax Invoice\n2703/2018 No.:CS-1\nTotal 5.00';
+    const dates = (scanned: boolean) => {
+      const lines = linesFromText(text).map((l) => (scanned ? { ...l, confidence: 0.9 } : l));
+      const { layout, wants } = ruleFields(lines, INVOICE_COLUMNS);
+      const want = wants.find((w) => w.column.id === 'issue_date')!;
+      return modelCandidates(roleOf(want)!, layout, want, wants, null, null);
+    };
+    expect(dates(true).find((c) => c.value === '2018-03-27')!.features['date:repaired']).toBe(1);
+    expect(dates(false).some((c) => c.value === '2018-03-27')).toBe(false);
   });
 
   test('a date after a due phrase is marked, the earliest and latest dates too', () => {

@@ -7,7 +7,7 @@
  * arithmetic relations to the other amounts, and what the hand-written rules made of it.
  */
 import { currencyIn } from '../coerce';
-import { findDates } from '../dates';
+import { findDates, type DayOrder, type FoundDate } from '../dates';
 import { conceptsOf, normalizeLabel } from '../lexicon';
 import { COURTESY_PHRASES } from '../lexicon.data';
 import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
@@ -200,7 +200,10 @@ function dateCandidates(ctx: Context): ModelCandidate[] {
   const { layout } = ctx;
   const out: ModelCandidate[] = [];
   layout.lines.forEach((line, i) => {
-    for (const d of findDates(line.text, layout.order)) {
+    const found = findDates(line.text, layout.order);
+    // A recognised line may have lost a date's separator: those dates are candidates too, marked.
+    const repaired = line.confidence === undefined ? [] : separatorLost(line.text, layout.order).filter((r) => !found.some((d) => d.start < r.end && r.start < d.end));
+    for (const d of [...found, ...repaired]) {
       const value = d.iso ?? d.raw;
       const seg = segAt(layout, i, d.start);
       const segStart = line.text.indexOf(seg?.text ?? '');
@@ -217,6 +220,7 @@ function dateCandidates(ctx: Context): ModelCandidate[] {
       f['date:period'] = /^\s*(?:[-–—~]|to|bis|au|al|tot|do)\s*\d/i.test(line.text.slice(d.end)) || /(?:[-–—~]|to|bis)\s*$/i.test(line.text.slice(0, d.start)) ? 1 : 0;
       f['date:alone'] = line.text.trim().length - d.raw.length <= 2 ? 1 : 0;
       f['date:title_line'] = afterTitleNumber(line.text.slice(0, d.start)) ? 1 : 0;
+      if (repaired.includes(d)) f['date:repaired'] = 1;
       out.push({ value, line: i, features: f });
     }
   });
@@ -427,6 +431,28 @@ function titled(text: string): boolean {
   if (top && top.score >= 0.6 && top.concept !== 'invoice_number') return false;
   const words = normalizeLabel(text).split(' ').filter(Boolean).slice(-4);
   return words.some((w) => TITLES.has(w) || TITLE_WORDS.some((t) => t.length >= 5 && w.length > t.length && w.endsWith(t)));
+}
+
+/**
+ * Dates whose separator between day and month the recogniser lost: run together ("2703/2018") or
+ * a space ("05 02-18"). Each is read with the separator its month and year keep, and only when it
+ * makes a valid date.
+ */
+const RUN_TOGETHER = /(?<![\d/.,-])(\d{2})(\d{2})([/.-])(\d{4})(?![\d/.,-])/g;
+const SPACED = /(?<![\d/.,:-])(\d{2}) (\d{2})([/.-])(\d{2}|\d{4})(?![\d/.,-])/g;
+export function separatorLost(text: string, order: DayOrder): FoundDate[] {
+  const out: FoundDate[] = [];
+  for (const re of [RUN_TOGETHER, SPACED]) {
+    for (const m of text.matchAll(re)) {
+      const fixed = `${m[1]}${m[3]}${m[2]}${m[3]}${m[4]}`;
+      const date = findDates(fixed, order)[0];
+      // In the document's day order only: "0513/2018" is no 13 May where days come first.
+      const [, a, b] = /^\d{4}-(\d{2})-(\d{2})$/.exec(date?.iso ?? '') ?? [];
+      const inOrder = order === 'dmy' ? b === m[1] && a === m[2] : order === 'mdy' ? a === m[1] && b === m[2] : !!a;
+      if (date?.iso && date.raw === fixed && inOrder) out.push({ ...date, raw: m[0], start: m.index!, end: m.index! + m[0].length });
+    }
+  }
+  return out;
 }
 
 /**
