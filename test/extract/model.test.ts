@@ -301,6 +301,13 @@ describe('receipt features', () => {
     expect(cands.find((c) => c.value === '20.00')!.features['amount:paid_less_change']).toBeUndefined();
   });
 
+  test("money handed over labelled on the line above its figure (a till's narrow paper) counts as a payment", () => {
+    const cands = candidatesOf('NET TOTAL    67.85\nCash\n100.00\nCHANGE    32.15', 'total', RECEIPT_COLUMNS);
+    expect(cands.find((c) => c.value === '100.00')!.features['label:tendered']).toBe(1);
+    expect(cands.find((c) => c.value === '67.85')!.features['amount:paid_less_change']).toBe(1);
+    expect(cands.find((c) => c.value === '67.85')!.features['label:tendered']).toBeUndefined();
+  });
+
   test('cash and change count in the arithmetic where they stand in a column of figures that are no candidates', () => {
     const cands = candidatesOf('Total    RM 28.00\nCASH    RM 40.00\nCHANGE    RM 12.00', 'total', RECEIPT_COLUMNS);
     expect(cands.some((c) => c.amount === 40)).toBe(false);

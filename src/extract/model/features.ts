@@ -266,7 +266,11 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
       // unless a label of the column's own stands beside it.
       const inColumn = !!seg && layout.pairs.some((p) => p.seg === seg && p.placement <= 0.5);
       const hits = conceptsOf(left);
-      const tendered = hits.some((h) => (h.concept === 'tendered' || h.concept === 'amount_paid') && h.score >= 0.6);
+      // Money handed over is labelled beside its figure or, on a till's narrow paper, on the line above ("Cash" over "100.00").
+      const previous = layout.lines[i - 1]?.text.trim() ?? '';
+      const labelOver = !/\p{L}/u.test(line.text) && /\p{L}/u.test(previous) && !/\d/.test(previous) ? previous : above;
+      const payment = /\p{L}/u.test(left) ? hits : conceptsOf(labelOver);
+      const tendered = payment.some((h) => (h.concept === 'tendered' || h.concept === 'amount_paid') && h.score >= 0.6);
       // Money handed over and change given count in the arithmetic below even where they are no candidates.
       if (tendered) payments.push({ amount: a.value, line: i });
       if (inColumn && labelMatch(ctx.want, left) < 0.5) return;
