@@ -442,8 +442,8 @@ export const CONCEPTS: ConceptEntry[] = [
     level: 'both',
     types: CODE,
     terms: {
-      en: ['reference', 'ref.', 'ref no.', 'reference number', 'your reference', 'our reference', 'payment reference', 'transaction id', 'transaction number', 'confirmation number'],
-      de: ['Referenz', 'Referenznummer', 'Ihr Zeichen', 'Unser Zeichen', 'Verwendungszweck', 'Zahlungsreferenz', 'Vorgangsnummer', 'Ihre Referenz'],
+      en: ['reference', 'ref.', 'ref no.', 'reference number', 'your reference', 'our reference', 'payment reference', 'transaction id', 'transaction number', 'confirmation number', 'original invoice', 'original invoice number', 'original invoice no.', 'referenced invoice'],
+      de: ['Referenz', 'Referenznummer', 'Ihr Zeichen', 'Unser Zeichen', 'Verwendungszweck', 'Zahlungsreferenz', 'Vorgangsnummer', 'Ihre Referenz', 'Ursprungsbeleg-Nr.', 'Ursprungsbelegnummer', 'Ursprungsrechnung', 'Ursprungsrechnungsnummer', 'ursprüngliche Rechnung'],
       fr: ['référence', 'réf.', 'votre référence', 'notre référence', 'référence de paiement'],
       es: ['referencia', 'ref.', 'su referencia', 'nuestra referencia'],
       it: ['riferimento', 'rif.', 'vostro riferimento', 'causale'],

@@ -88,6 +88,9 @@ describe('concepts of labels in eight languages', () => {
     ['The date the invoice was issued', 'invoice_date'],
     ['Rechnungskorrektur Nr.', 'invoice_number'],
     ['Credit memo no.', 'invoice_number'],
+    ['Rechnungskorrektur (384) Nr.', 'invoice_number'],
+    ['Ursprungsbeleg-Nr.', 'reference'],
+    ['Original invoice no.', 'reference'],
   ])('%s -> %s', (label, concept) => {
     expect(topConcept(label)).toBe(concept);
   });

@@ -268,7 +268,8 @@ export function titleNumberCandidates(layout: Layout): Candidate[] {
         for (let k = Math.min(3, words.length - 1); k >= 1; k--) {
           const title = normalizeLabel(words.slice(0, k).join(' ')).replace(/(?: no)+$/, '');
           if (!TITLES.has(title)) continue;
-          const id = pickId(words.slice(k).join(' '), 'invoice_number');
+          // The document's type code after its title ("Rechnung (380) Nr. 17") is no number of its own.
+          const id = pickId(words.slice(k).join(' ').replace(/^\(\d{3}\)\s*/, ''), 'invoice_number');
           if (id) out.push({ value: id, score: 0.75, line: i });
           break;
         }
