@@ -115,6 +115,17 @@ describe('learned layouts', () => {
     ],
   };
 
+  /** The layout a one-page example teaches: its issuer's name atop the page, a total of 310.00 at `label` low on it. */
+  const vendorAndTotal = (id: string, example: PageModel, vendor: string, label: string): LearnedLayout => ({
+    id,
+    fingerprint: fingerprintOf([example]),
+    pages: [{ number: 1, width: 600, height: 800 }],
+    fields: [
+      { column_id: 'vendor', value: vendor, page: 1, box: { x0: 50, y0: 30, x1: 50 + vendor.length * 6, y1: 40 }, label: null, lines: 1 },
+      { column_id: 'total', value: 310, page: 1, box: { x0: 450, y0: 600, x1: 480, y1: 610 }, label, lines: 1, text: '310.00' },
+    ],
+  });
+
   test('fingerprints of one issuer match, of another do not', () => {
     const same = fingerprintOf([page([...letterhead, [50, 120, '17/05/2024']])]);
     const other = fingerprintOf([page([[50, 30, 'Copperleaf Studio'], [50, 44, 'VAT GB 222 9876 11']])]);
@@ -139,15 +150,7 @@ describe('learned layouts', () => {
       page([...supplier, [50, 120, 'Bill to'], [50, 132, 'Nordby Cartage'], [50, 144, 'VAT GB 999 8888 77'], [300, total[1], 'Amount due'], total]);
     const alder: Array<[number, number, string]> = [[50, 30, 'Alder Timber Supplies'], [50, 44, 'VAT GB 111 2222 33']];
     const example = invoice(alder, [450, 600, '310.00']);
-    const supplierLayout: LearnedLayout = {
-      id: 'exmp_4',
-      fingerprint: fingerprintOf([example]),
-      pages: [{ number: 1, width: 600, height: 800 }],
-      fields: [
-        { column_id: 'vendor', value: 'Alder Timber Supplies', page: 1, box: { x0: 50, y0: 30, x1: 180, y1: 40 }, label: null, lines: 1 },
-        { column_id: 'total', value: 310, page: 1, box: { x0: 450, y0: 600, x1: 480, y1: 610 }, label: 'Amount due', lines: 1, text: '310.00' },
-      ],
-    };
+    const supplierLayout = vendorAndTotal('exmp_4', example, 'Alder Timber Supplies', 'Amount due');
     // The same supplier's next invoice is read its way; another supplier's is not, though both print the customer's tax id.
     expect(learnedFields([invoice(alder, [450, 640, '95.00'])], columns, [supplierLayout]).values).toEqual({ vendor: 'Alder Timber Supplies', total: '95.00' });
     const birch = invoice([[50, 30, 'Birch Paper Mill'], [50, 44, 'VAT GB 444 5555 66']], [450, 640, '52.00']);
@@ -201,15 +204,7 @@ describe('learned layouts', () => {
     ];
     const columnsOf = [column('vendor', 'string'), column('total', 'number')];
     const example = page([...template('Brightwater Joinery'), [300, 600, 'Pay this'], [450, 600, '310.00']]);
-    const templateLayout: LearnedLayout = {
-      id: 'exmp_5',
-      fingerprint: fingerprintOf([example]),
-      pages: [{ number: 1, width: 600, height: 800 }],
-      fields: [
-        { column_id: 'vendor', value: 'Brightwater Joinery', page: 1, box: { x0: 50, y0: 30, x1: 160, y1: 40 }, label: null, lines: 1 },
-        { column_id: 'total', value: 310, page: 1, box: { x0: 450, y0: 600, x1: 480, y1: 610 }, label: 'Pay this', lines: 1, text: '310.00' },
-      ],
-    };
+    const templateLayout = vendorAndTotal('exmp_5', example, 'Brightwater Joinery', 'Pay this');
     const other = page([...template('Copperleaf Studio'), [300, 600, 'Pay this'], [450, 600, '40.00']]);
     // The letterheads share nearly all their words: only the issuer's name tells them apart.
     expect(fingerprintMatch(fingerprintOf([other]), templateLayout.fingerprint)).toBeGreaterThanOrEqual(0.7);
