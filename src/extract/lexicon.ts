@@ -257,11 +257,14 @@ const MEMO_LIMIT = 20000;
 const MIN_HIT = 0.3;
 const WEAK = 0.7;
 
-/** A document's type code printed in its title ("Rechnung (380) Nr.", UNTDID 1001's three digits) names nothing of a field. */
-const TYPE_CODE = /\(\s*\d{3}\s*\)/g;
+/** A document's type code printed in its title ("Rechnung (380) Nr.", UNTDID 1001's three digits). */
+const TYPE_CODE = /\(\s*\d{3}\s*\)\s*/g;
+
+/** A text without the type codes in it: they name nothing of a field, nor are they its value. */
+export const withoutTypeCodes = (text: string) => text.replace(TYPE_CODE, ' ').trim();
 
 function computeConcepts(text: string): ConceptHit[] {
-  const tokens = labelTokens(text.replace(TYPE_CODE, ' '));
+  const tokens = labelTokens(withoutTypeCodes(text));
   if (!tokens.length) return [];
   const best = new Map<string, number>();
   const raise = (concept: string, score: number) => {

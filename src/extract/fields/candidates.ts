@@ -1,6 +1,6 @@
 /** Candidate values of a column: labelled values, dates from phrases and places, document numbers after titles. */
 import { parseHumanNumber } from '../coerce';
-import { conceptsOf, coreTokens, isKindOf, normalizeLabel } from '../lexicon';
+import { conceptsOf, coreTokens, isKindOf, normalizeLabel, withoutTypeCodes } from '../lexicon';
 import { DUE_PHRASES, PLACE_DATE_WORDS } from '../lexicon.data';
 import { findDates, fold, MONTH_ALT } from '../dates';
 import { isLabelLike, LABEL_COLON, type Layout, type Seg } from './layout';
@@ -269,7 +269,7 @@ export function titleNumberCandidates(layout: Layout): Candidate[] {
           const title = normalizeLabel(words.slice(0, k).join(' ')).replace(/(?: no)+$/, '');
           if (!TITLES.has(title)) continue;
           // The document's type code after its title ("Rechnung (380) Nr. 17") is no number of its own.
-          const id = pickId(words.slice(k).join(' ').replace(/^\(\d{3}\)\s*/, ''), 'invoice_number');
+          const id = pickId(withoutTypeCodes(words.slice(k).join(' ')), 'invoice_number');
           if (id) out.push({ value: id, score: 0.75, line: i });
           break;
         }

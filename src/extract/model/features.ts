@@ -44,8 +44,8 @@ export function roleOf(want: Want): Role | null {
 /**
  * What is known of documents in general, as weights the training starts from and is pulled back
  * to (raw feature units): the label rules' choice, a label naming the column, a label naming
- * another field of its kind, a due phrase before a date, a date in the title line, the party rules' verdicts. With a corpus
- * this small the model departs from these only where the data show it.
+ * another field of its kind, a due phrase before a date, a date in the title line, the party
+ * rules' verdicts. With a corpus this small the model departs from these only where the data show it.
  */
 const COMMON_PRIOR = { 'rule:pick': 3, 'label:own': 2, 'label:sibling': -2, 'label:other': -1 };
 export const PRIORS: Record<Role, Record<string, number>> = {
@@ -437,13 +437,15 @@ function titled(text: string): boolean {
   return words.some((w) => TITLES.has(w) || TITLE_WORDS.some((t) => t.length >= 5 && w.length > t.length && w.endsWith(t)));
 }
 
-/**
- * Dates whose separator between day and month the recogniser lost: run together ("2703/2018") or
- * a space ("05 02-18"). Each is read with the separator its month and year keep, and only when it
- * makes a valid date.
- */
+/** Day and month run together before the year ("2703/2018"). */
 const RUN_TOGETHER = /(?<![\d/.,-])(\d{2})(\d{2})([/.-])(\d{4})(?![\d/.,-])/g;
+/** Day and month apart by a space ("05 02-18"). */
 const SPACED = /(?<![\d/.,:-])(\d{2}) (\d{2})([/.-])(\d{2}|\d{4})(?![\d/.,-])/g;
+
+/**
+ * Dates whose separator between day and month the recogniser lost. Each is read with the
+ * separator its month and year keep, and only when that makes a valid date.
+ */
 export function separatorLost(text: string, order: DayOrder): FoundDate[] {
   const out: FoundDate[] = [];
   for (const re of [RUN_TOGETHER, SPACED]) {
