@@ -131,6 +131,8 @@ interface FileContext {
 class BatchEnded extends Error {}
 
 const isFinal = (status: BatchStatus) => !batchUnderWay(status);
+/** A file whose end is recorded (its rows, or its failure): no worker reads it again. */
+const recorded = (extraction: ExtractionRecord) => extraction.status === 'complete' || extraction.status === 'failed';
 const endEvent = (status: BatchStatus) => (status === 'complete' ? 'batch.complete' : status === 'partial' ? 'batch.partial' : 'batch.failed');
 
 interface Prepared {
@@ -455,14 +457,14 @@ export class ExtractService {
   private async readFile(job: ExtractJob, index: number, { table, layouts, extractionIds }: FileContext, listen: ExtractListener): Promise<void> {
     const batchId = job.batch_id;
     const pending = await this.port.batches.getExtraction(extractionIds[index]!);
-    if (!pending || pending.status === 'complete' || pending.status === 'failed') return;
+    if (!pending || recorded(pending)) return;
     let extraction: ExtractionRecord = { ...pending, status: 'processing' };
     const name = extraction.file_name;
     const started = await this.port.transaction(async (tx) => {
       // Read again where it is written: another worker may have recorded the file since, and
       // marking it processing again would let this worker record its rows a second time.
       const stored = await tx.batches.getExtraction(extraction.id);
-      if (!stored || stored.status === 'complete' || stored.status === 'failed') return null;
+      if (!stored || recorded(stored)) return null;
       const batch = (await tx.batches.get(batchId))!;
       await tx.batches.putExtraction(extraction);
       const current = { ...batch, current_file: name, updated_at: this.clock.now() };
@@ -480,7 +482,7 @@ export class ExtractService {
     const record = (rows: BatchRow[], reading: Reading | null, inferred: SchemaJson | null) =>
       this.port.transaction(async (tx): Promise<BatchRecord | null> => {
         const stored = await tx.batches.getExtraction(extraction.id);
-        if (stored && (stored.status === 'complete' || stored.status === 'failed')) return null;
+        if (stored && recorded(stored)) return null;
         const batch = (await tx.batches.get(batchId))!;
         // Kept for provenance, examples and evaluation, which look at the document again; a
         // reading of tables alone (a spreadsheet) is quick to make again, and kept only when a row is reviewed.
@@ -703,7 +705,7 @@ export class ExtractService {
       const failed = await this.port.transaction(async (tx) => {
         const batch = await tx.batches.get(job.batch_id);
         const extraction = batch && (await tx.batches.getExtraction(batch.extraction_ids[index]!));
-        if (!batch || !extraction || extraction.status === 'complete' || extraction.status === 'failed') return null;
+        if (!batch || !extraction || recorded(extraction)) return null;
         await tx.batches.putExtraction({ ...extraction, status: 'failed', error: reason, row_count: 0 });
         await tx.batches.put({ ...batch, files_done: batch.files_done + 1, updated_at: this.clock.now() });
         return extraction;

@@ -15,7 +15,7 @@ type Split = 'dev' | 'check';
 const KEY = 'corpus-ratchet-key-0123456789abcdef';
 /**
  * Cases scored at once, each scan read by its own OCR worker: every case has its own table, so the
- * order does not change a result, and the dev split takes half the time on two cores (142 s, not 275 s).
+ * order does not change a result, and the dev split takes about half the time on two cores.
  */
 const PARALLEL = 2;
 const recorded = JSON.parse(readFileSync(join(import.meta.dir, 'corpus-ratchet.json'), 'utf8')) as Record<Split, { passed: number; cases: number }>;

@@ -401,12 +401,6 @@ describe('dates that are not what they seem', () => {
     expect(fieldsOfText('Leistung vom 01.05.2024 bis zum 31.05.2024', [col('due', 'Due date', 'date')])).toEqual({});
   });
 
-  test("a document's type code after its title is no number; the original invoice's number on a credit note is no number of its own", () => {
-    const columns = [col('no', 'Invoice number', 'string')];
-    expect(fieldsOfText('Gutschrift (381) Nr. GS-2024-17 vom 05.03.2024', columns)).toEqual({ no: 'GS-2024-17' });
-    expect(fieldsOfText('Gutschrift (381) Nr. GS-2024-17 vom 05.03.2024\nUrsprungsbeleg-Nr.: R-2023-991', columns)).toEqual({ no: 'GS-2024-17' });
-  });
-
   test('a due date on the line of the number is not the invoice date', () => {
     expect(fieldsOfText('Invoice No. 12, due 05/05/2024', [col('date', 'Invoice date', 'date'), col('due', 'Due date', 'date')])).toEqual({ due: '2024-05-05' });
   });
@@ -565,6 +559,14 @@ describe('tax qualifiers of amount labels', () => {
     expect(taxQualifier('Total (inkl. MwSt.)')).toBe('included');
     expect(taxQualifier('Total HT')).toBe('excluded');
     expect(taxQualifier('Grand total')).toBeNull();
+  });
+});
+
+describe('document numbers', () => {
+  test("a document's type code after its title is no number; the original invoice's number on a credit note is no number of its own", () => {
+    const columns = [col('no', 'Invoice number', 'string')];
+    expect(fieldsOfText('Gutschrift (381) Nr. GS-2024-17 vom 05.03.2024', columns)).toEqual({ no: 'GS-2024-17' });
+    expect(fieldsOfText('Gutschrift (381) Nr. GS-2024-17 vom 05.03.2024\nUrsprungsbeleg-Nr.: R-2023-991', columns)).toEqual({ no: 'GS-2024-17' });
   });
 });
 

@@ -106,7 +106,11 @@ function labelsAt(layout: Layout, line: number, seg: Seg | undefined, before: st
   }
   let above = '';
   const here = layout.lines[line];
-  if (seg && here && line > 0) {
+  const previous = layout.lines[line - 1];
+  // A lone figure under a lone label (a till's narrow paper: "Cash" over "100.00") is labelled by it, wherever each stands.
+  if (here && previous && previous.page === here.page && !/\p{L}/u.test(here.text) && /\p{L}/u.test(previous.text) && !/\d/.test(previous.text)) {
+    above = previous.text.trim();
+  } else if (seg && here && line > 0) {
     for (let j = line - 1; j >= Math.max(0, line - 2); j--) {
       const prev = layout.lines[j]!;
       if (prev.page !== here.page) break;
@@ -266,10 +270,8 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
       // unless a label of the column's own stands beside it.
       const inColumn = !!seg && layout.pairs.some((p) => p.seg === seg && p.placement <= 0.5);
       const hits = conceptsOf(left);
-      // Money handed over is labelled beside its figure or, on a till's narrow paper, on the line above ("Cash" over "100.00").
-      const previous = layout.lines[i - 1]?.text.trim() ?? '';
-      const labelOver = !/\p{L}/u.test(line.text) && /\p{L}/u.test(previous) && !/\d/.test(previous) ? previous : above;
-      const payment = /\p{L}/u.test(left) ? hits : conceptsOf(labelOver);
+      // Money handed over is labelled beside its figure or above it.
+      const payment = /\p{L}/u.test(left) ? hits : conceptsOf(above);
       const tendered = payment.some((h) => (h.concept === 'tendered' || h.concept === 'amount_paid') && h.score >= 0.6);
       // Money handed over and change given count in the arithmetic below even where they are no candidates.
       if (tendered) payments.push({ amount: a.value, line: i });

@@ -327,7 +327,8 @@ async function main(): Promise<void> {
   // roles' chosen penalties and thresholds and weights fitted on the other folds; the pair whose
   // documents' field F1 sums highest wins, the first in DECODINGS among equals.
   const docF1 = DECODINGS.map(() => 0);
-  // Per decoding, per document, its fields that came out wrong or empty (for TRAIN_VERBOSE).
+  // Per decoding, per document, its fields that came out wrong or empty, kept for TRAIN_VERBOSE only.
+  const verbose = process.env.TRAIN_VERBOSE === '1';
   const misses = DECODINGS.map(() => new Map<string, string[]>());
   for (let fold = 0; fold < FOLDS; fold++) {
     const weights = foldWeights(fold, (role, scan) => picked.get(`${role}|${scan}`));
@@ -346,7 +347,7 @@ async function main(): Promise<void> {
           const ok = !!o && same(value, o.value, column, doc.dayFirst);
           if (o) written++;
           if (ok) right++;
-          if (!ok && (o || wanted)) {
+          if (verbose && !ok && (o || wanted)) {
             const reachable = r.candidates.some((c) => same(value, c.value, column, doc.dayFirst));
             missed.push(`${column.id}: expected ${JSON.stringify(value ?? null)} got ${JSON.stringify(o?.value ?? null)}${wanted && !reachable ? ' (no candidate)' : ''}`);
           }
@@ -357,7 +358,7 @@ async function main(): Promise<void> {
     }
   }
   const best = docF1.findIndex((f) => f >= Math.max(...docF1) - 1e-9);
-  if (process.env.TRAIN_VERBOSE === '1') {
+  if (verbose) {
     console.log('\ncross-validated mistakes under the chosen decoding (each document decoded by weights fitted without its fold)');
     for (const [doc, missed] of misses[best]!) console.log(`${doc}\n  ${missed.join('\n  ')}`);
   }
