@@ -790,6 +790,51 @@ export const DUE_PHRASES: string[] = [
 /** Words before a date printed next to a place, the document's own date ("Berlin, den 01.11.2024"). */
 export const PLACE_DATE_WORDS: string[] = ['den', 'am', 'le', 'el', 'il', 'lì', 'li', 'dnia', 'dn.', 'de', 'em', 'on', 'the'];
 
+/**
+ * Words of postal addresses in the lexicon's languages and in Malay and Indonesian: kinds of street,
+ * building, floor and area, and the compass words of place names. A recognised word one misread
+ * glyph from one of them, in a scan, is repaired to it (ocr/address-words.ts).
+ */
+export const ADDRESS_WORDS: string[] = [
+  'street', 'road', 'avenue', 'lane', 'drive', 'boulevard', 'court', 'place', 'square', 'terrace', 'crescent', 'highway', 'parkway',
+  'building', 'tower', 'level', 'floor', 'ground', 'block', 'suite', 'unit', 'plaza', 'centre', 'center', 'complex', 'mall',
+  'park', 'industrial', 'estate', 'garden', 'gardens', 'village', 'district', 'county', 'province', 'state', 'city', 'town',
+  'north', 'south', 'east', 'west', 'central', 'lot',
+  'straße', 'strasse', 'gasse', 'allee', 'platz', 'chaussee', 'damm', 'ufer', 'stock', 'etage', 'gebäude', 'gewerbegebiet',
+  'rue', 'chemin', 'impasse', 'route', 'quai', 'étage', 'bâtiment', 'zone',
+  'calle', 'avenida', 'carrera', 'paseo', 'camino', 'planta', 'edificio', 'polígono',
+  'viale', 'piazza', 'corso', 'vicolo', 'largo', 'piano', 'palazzo', 'località',
+  'straat', 'laan', 'plein', 'gracht', 'kade', 'singel', 'verdieping', 'gebouw',
+  'ulica', 'aleja', 'osiedle', 'piętro', 'budynek',
+  'rua', 'travessa', 'praça', 'bairro', 'andar', 'edifício',
+  'jalan', 'lorong', 'lebuh', 'lebuhraya', 'persiaran', 'lingkaran', 'taman', 'bandar', 'kampung', 'kampong', 'kawasan', 'perindustrian',
+  'perdagangan', 'perniagaan', 'seksyen', 'mukim', 'daerah', 'menara', 'wisma', 'bangunan', 'kompleks', 'pusat', 'medan', 'desa',
+  'bukit', 'sungai', 'pulau', 'tingkat', 'aras', 'blok', 'utara', 'selatan', 'timur', 'barat', 'tengah', 'darul', 'wilayah', 'persekutuan',
+  'gedung', 'lantai', 'kelurahan', 'kecamatan', 'kabupaten', 'kota', 'provinsi',
+];
+
+/**
+ * Countries and their first-level divisions (states, provinces, federal territories) as addresses
+ * print them, for the same repair: the last words of an address come from a short fixed list.
+ */
+export const REGIONS: string[] = [
+  'Malaysia', 'Johor', 'Kedah', 'Kelantan', 'Melaka', 'Malacca', 'Negeri Sembilan', 'Pahang', 'Perak', 'Perlis', 'Pulau Pinang', 'Penang',
+  'Sabah', 'Sarawak', 'Selangor', 'Terengganu', 'Kuala Lumpur', 'Labuan', 'Putrajaya', 'Singapore',
+  'Indonesia', 'Jakarta', 'Thailand', 'Philippines', 'Vietnam', 'India', 'China', 'Japan', 'Australia', 'Canada',
+  'Germany', 'Deutschland', 'Austria', 'Österreich', 'Switzerland', 'Schweiz', 'France', 'Belgium', 'Belgique', 'België', 'Netherlands',
+  'Nederland', 'Luxembourg', 'Italy', 'Italia', 'Spain', 'España', 'Portugal', 'Poland', 'Polska', 'Ireland', 'United Kingdom', 'England',
+  'Scotland', 'Wales', 'United States',
+  'Baden-Württemberg', 'Bayern', 'Berlin', 'Brandenburg', 'Bremen', 'Hamburg', 'Hessen', 'Mecklenburg-Vorpommern', 'Niedersachsen',
+  'Nordrhein-Westfalen', 'Rheinland-Pfalz', 'Saarland', 'Sachsen', 'Sachsen-Anhalt', 'Schleswig-Holstein', 'Thüringen',
+  'Alabama', 'Alaska', 'Arizona', 'Arkansas', 'California', 'Colorado', 'Connecticut', 'Delaware', 'Florida', 'Georgia', 'Hawaii', 'Idaho',
+  'Illinois', 'Indiana', 'Iowa', 'Kansas', 'Kentucky', 'Louisiana', 'Maine', 'Maryland', 'Massachusetts', 'Michigan', 'Minnesota',
+  'Mississippi', 'Missouri', 'Montana', 'Nebraska', 'Nevada', 'New Hampshire', 'New Jersey', 'New Mexico', 'New York', 'North Carolina',
+  'North Dakota', 'Ohio', 'Oklahoma', 'Oregon', 'Pennsylvania', 'Rhode Island', 'South Carolina', 'South Dakota', 'Tennessee', 'Texas',
+  'Utah', 'Vermont', 'Virginia', 'Washington', 'West Virginia', 'Wisconsin', 'Wyoming',
+  'Ontario', 'Quebec', 'Québec', 'British Columbia', 'Alberta', 'Manitoba', 'Saskatchewan', 'Nova Scotia', 'New Brunswick',
+  'New South Wales', 'Victoria', 'Queensland', 'Tasmania', 'Western Australia', 'South Australia', 'Northern Territory',
+];
+
 /** Lines that open a salutation or an addressee's title, above the name in an address block. */
 export const ADDRESS_TITLES: string[] = [
   'Mr', 'Mr.', 'Mrs', 'Mrs.', 'Ms', 'Ms.', 'Attn', 'Attn.', 'Attention', 'c/o', 'To',

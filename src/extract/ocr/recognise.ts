@@ -13,6 +13,7 @@ import { binarise, crop, darkenFaintInk, findPaper, rotate, skewAngle, textLineH
 import { median } from '../layout/lines';
 import { repairLegalForms } from './legal-forms';
 import { repairOcrWord } from './confusions';
+import { repairAddressWord } from './address-words';
 
 /** A recognised word, in pixels of the upright page image. */
 export interface PixelWord extends Box {
@@ -296,7 +297,8 @@ export async function readPageImage(recognise: ReadImage, source: GreyImage, dpi
 
 /**
  * The words with glyphs misread across letters and digits repaired ("Ja1an", "4780O"; see
- * confusions.ts), then misread legal forms of companies, line by line (see legal-forms.ts).
+ * confusions.ts), then misread legal forms of companies, line by line (see legal-forms.ts), and
+ * misread words of addresses (see address-words.ts).
  */
 export function repairLines<W extends { text: string; line: number }>(read: W[]): W[] {
   const words = read.map((w) => {
@@ -307,7 +309,7 @@ export function repairLines<W extends { text: string; line: number }>(read: W[])
   words.forEach((w, i) => lines.set(w.line, [...(lines.get(w.line) ?? []), i]));
   const out = [...words];
   for (const indexes of lines.values()) {
-    const texts = repairLegalForms(indexes.map((i) => words[i]!.text));
+    const texts = repairLegalForms(indexes.map((i) => words[i]!.text)).map(repairAddressWord);
     indexes.forEach((i, k) => {
       if (texts[k] !== words[i]!.text) out[i] = { ...words[i]!, text: texts[k]! };
     });

@@ -1,0 +1,43 @@
+/**
+ * Words of addresses repaired where the recogniser misread one glyph of them ("FAMAN" for
+ * "TAMAN", "Lavel" for "Level", "L0T" for "LOT"). Kinds of street, building and area, and the
+ * names of countries and their states, come from short fixed lists (the lexicon's), so a word one
+ * confusable glyph from exactly one of them, and no word of the dictionary as read, is that word.
+ */
+import { ADDRESS_WORDS, REGIONS } from '../lexicon.data';
+import { known } from '../thesaurus';
+import { bare, glyphsAlike, LOWERCASE_GROUPS, oneGlyphFrom, PRINT_GROUPS, repaired, split } from './glyphs';
+
+const alike = glyphsAlike([...PRINT_GROUPS, ...LOWERCASE_GROUPS]);
+
+/** The lists' words in capitals, by length. */
+const BY_LENGTH = new Map<number, string[]>();
+const WORDS = new Set(
+  [...ADDRESS_WORDS, ...REGIONS]
+    .flatMap((entry) => entry.split(/[\s-]+/))
+    .map((word) => word.toUpperCase())
+    .filter((word) => word.length >= 3),
+);
+for (const word of WORDS) BY_LENGTH.set(word.length, [...(BY_LENGTH.get(word.length) ?? []), word]);
+
+/** Glyphs a recogniser reads for letters: digits and strokes. */
+const NOT_LETTER = /[\d|!]/;
+/** Below this length a misread letter (not a digit) changes too many ordinary words into a listed one ("ROAD", "LOAD"). */
+const MIN_LETTERS = 5;
+
+/** A recognised word, repaired to the address word or region it misread by one glyph; as read otherwise. */
+export function repairAddressWord(text: string): string {
+  const { before, core, after } = split(text);
+  const stem = bare(core);
+  if (stem.length < 3 || !/^[\p{L}\d|!]+$/u.test(stem) || !/\p{L}/u.test(stem)) return text;
+  const upper = stem.toUpperCase();
+  if (WORDS.has(upper)) return text;
+  const digit = NOT_LETTER.test(stem);
+  if (!digit && stem.length < MIN_LETTERS) return text;
+  // Same length, or one longer for "rn" read where "m" stands.
+  const matches = [...(BY_LENGTH.get(stem.length) ?? []), ...(BY_LENGTH.get(stem.length - 1) ?? [])].filter((word) => oneGlyphFrom(stem, word, alike));
+  if (matches.length !== 1) return text;
+  // A word of the dictionary is what it reads ("LOWER" floor is no "TOWER").
+  if (!digit && known(stem)) return text;
+  return before + repaired(core, matches[0]!) + after;
+}

@@ -1,0 +1,45 @@
+/** Words of addresses misread by one glyph, repaired to the listed word; dictionary words, codes and words further off left alone. */
+import { describe, expect, test } from 'bun:test';
+import { repairAddressWord } from '../../../src/extract/ocr/address-words';
+import { repairLines } from '../../../src/extract/ocr/recognise';
+
+describe('OCR address words', () => {
+  test('a kind of street, building or area one confusable glyph off is repaired, in the letter case it was printed in', () => {
+    expect(repairAddressWord('FAMAN')).toBe('TAMAN');
+    expect(repairAddressWord('Jalau')).toBe('Jalan');
+    expect(repairAddressWord('Lavel')).toBe('Level');
+    expect(repairAddressWord('MUKIN')).toBe('MUKIM');
+    expect(repairAddressWord('Henara')).toBe('Menara');
+    expect(repairAddressWord('Cornplex')).toBe('Complex');
+  });
+
+  test('a region one glyph off is repaired, keeping the punctuation around it; a capitals word takes capitals', () => {
+    expect(repairAddressWord('SEtANGOR.')).toBe('SELANGOR.');
+    expect(repairAddressWord('Lunpur,')).toBe('Lumpur,');
+    expect(repairAddressWord('(Hesseu)')).toBe('(Hessen)');
+    expect(repairAddressWord('Calitornia')).toBe('California');
+  });
+
+  test('a digit read inside a short listed word is repaired; a short word with a letter misread is not', () => {
+    expect(repairAddressWord('L0T')).toBe('LOT');
+    expect(repairAddressWord('R0AD')).toBe('ROAD');
+    expect(repairAddressWord('LOAD')).toBe('LOAD');
+    expect(repairAddressWord('TOT')).toBe('TOT');
+  });
+
+  test('words of the dictionary, listed words, codes and words two glyphs off stay as read', () => {
+    for (const text of ['LOWER', 'Tower', 'STALE', 'JALAN', 'Selangor', 'B1750', 'U13/BG', 'TAMBUN', 'SETIA', 'Kedai', 'FAMAM', '12,', 'RM12.50'])
+      expect(repairAddressWord(text)).toBe(text);
+  });
+
+  test('on a page, address words are repaired with the other repairs of recognised lines', () => {
+    const words = [
+      { text: 'L0T', line: 1 },
+      { text: '12,', line: 1 },
+      { text: 'FAMAN', line: 1 },
+      { text: 'MELATI', line: 1 },
+      { text: 'SCLANGOR', line: 2 },
+    ];
+    expect(repairLines(words).map((w) => w.text)).toEqual(['LOT', '12,', 'TAMAN', 'MELATI', 'SELANGOR']);
+  });
+});
