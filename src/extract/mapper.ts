@@ -703,19 +703,22 @@ function mergeFields(a: DocumentFieldValues, b: DocumentFieldValues): DocumentFi
 }
 
 /**
- * An amount the general model is at least this sure of stays its own: a receipt prints its total
- * at a different height each time and under several "total" labels (subtotal, rounded, paid), where
- * one example's place is a weaker guide than the amounts' arithmetic.
+ * A value the general model is at least this sure of stays its own against an amount of the
+ * layout's, or against any value the layout found by its place alone: a receipt prints its total at
+ * a different height each time and under several "total" labels (subtotal, rounded, paid), and a
+ * longer document moves an unlabelled date (one in a sentence) away from where the example had it,
+ * so one example's place is a weaker guide than the amounts' arithmetic or a date's own phrase.
  */
-const SURE_AMOUNT = 0.8;
+const SURE = 0.8;
 
 /**
  * Fields a learned layout found replace the general ones: a person showed where this issuer prints
  * them. The row's confidence moves with them.
  */
-function withLearned(fields: DocumentFieldValues, found: Record<string, unknown>, columns: Column[]): DocumentFieldValues {
+function withLearned(fields: DocumentFieldValues, found: { values: Record<string, unknown>; byPlace: string[] }, columns: Column[]): DocumentFieldValues {
   const amounts = new Set(columns.filter((c) => c.type === 'number' || c.type === 'currency').map((c) => c.id));
-  const learned = Object.fromEntries(Object.entries(found).filter(([id]) => !(amounts.has(id) && (fields.scores[id] ?? 0) >= SURE_AMOUNT)));
+  const weaker = (id: string) => amounts.has(id) || found.byPlace.includes(id);
+  const learned = Object.fromEntries(Object.entries(found.values).filter(([id]) => !(weaker(id) && (fields.scores[id] ?? 0) >= SURE)));
   const ids = Object.keys(learned);
   const columnCount = columns.length;
   if (!ids.length) return fields;
@@ -754,7 +757,7 @@ export function mapReading(
   }
   if (options.layouts?.length) {
     const pages = reading.pages?.length ? reading.pages : pagesFromLines(reading.lines);
-    documentFields = withLearned(documentFields, learnedFields(pages, columns, options.layouts, documentFields.values).values, columns);
+    documentFields = withLearned(documentFields, learnedFields(pages, columns, options.layouts, documentFields.values), columns);
   }
   return mapDocument({ tables: reading.tables, groups, fields: documentFields, topic: options.topic, defaults, sureness: sureness(reading.lines) }, columns, strictness);
 }

@@ -142,7 +142,7 @@ describe('learned layouts', () => {
 
   test("another issuer's document takes nothing from the layout", () => {
     const other = page([[50, 30, 'Copperleaf Studio'], [50, 120, '05/06/2024'], [300, 600, 'Pay this'], [450, 600, '40.00']]);
-    expect(learnedFields([other], columns, [layout])).toEqual({ layout: null, values: {} });
+    expect(learnedFields([other], columns, [layout])).toEqual({ layout: null, values: {}, byPlace: [] });
   });
 
   test("another supplier's invoice to the same customer, printing the customer's tax id, takes nothing from the layout", () => {
@@ -154,7 +154,7 @@ describe('learned layouts', () => {
     // The same supplier's next invoice is read its way; another supplier's is not, though both print the customer's tax id.
     expect(learnedFields([invoice(alder, [450, 640, '95.00'])], columns, [supplierLayout]).values).toEqual({ vendor: 'Alder Timber Supplies', total: '95.00' });
     const birch = invoice([[50, 30, 'Birch Paper Mill'], [50, 44, 'VAT GB 444 5555 66']], [450, 640, '52.00']);
-    expect(learnedFields([birch], columns, [supplierLayout])).toEqual({ layout: null, values: {} });
+    expect(learnedFields([birch], columns, [supplierLayout])).toEqual({ layout: null, values: {}, byPlace: [] });
   });
 
   test("where the example's very label is printed, a near label's amount is not taken, even when the right one does not read", () => {
@@ -177,6 +177,21 @@ describe('learned layouts', () => {
     const total = (score: number) => mapReading(reading, columns, 'balanced', { fields: { values: { total: '95.00' }, scores: { total: score } }, layouts: [layout] })[0]?.values.total;
     expect(total(0.95)).toBe(95);
     expect(total(0.5)).toBe(118.75);
+  });
+
+  test("a date the layout finds by its place alone does not replace one the general model is sure of; a labelled one does", () => {
+    // The example's date stood unlabelled (a sentence's, or a line of its own); this document's is elsewhere, another date where it stood.
+    const next = page([...letterhead, [50, 120, '05/06/2024'], [50, 400, 'Please pay by 20/06/2024'], [300, 600, 'Pay this'], [450, 600, '118.75']]);
+    const reading = { tables: [], groups: [], lines: [], text: '', pages: [next] };
+    const read = (id: string, score: number, value: string, with_: LearnedLayout) =>
+      mapReading(reading, columns, 'balanced', { fields: { values: { [id]: value }, scores: { [id]: score } }, layouts: [with_] })[0]?.values[id];
+    expect(learnedFields([next], columns, [layout]).byPlace).toEqual(['date']);
+    expect(read('date', 0.9, '2024-06-20', layout)).toBe('2024-06-20');
+    expect(read('date', 0.5, '2024-06-20', layout)).toBe('2024-06-05');
+    // The example's label printed again is stronger evidence than the general model's choice.
+    const labelled: LearnedLayout = { ...layout, fields: layout.fields.map((f) => (f.column_id === 'date' ? { ...f, label: 'Please pay by', box: { x0: 128, y0: 400, x1: 188, y1: 410 } } : f)) };
+    expect(learnedFields([next], columns, [labelled]).byPlace).toEqual([]);
+    expect(read('date', 0.9, '2024-06-05', labelled)).toBe('2024-06-20');
   });
 
   test("the issuer's address is its corrected one wherever its lines are printed again, a glyph misread", () => {
@@ -208,7 +223,7 @@ describe('learned layouts', () => {
     const other = page([...template('Copperleaf Studio'), [300, 600, 'Pay this'], [450, 600, '40.00']]);
     // The letterheads share nearly all their words: only the issuer's name tells them apart.
     expect(fingerprintMatch(fingerprintOf([other]), templateLayout.fingerprint)).toBeGreaterThanOrEqual(0.7);
-    expect(learnedFields([other], columnsOf, [templateLayout])).toEqual({ layout: null, values: {} });
+    expect(learnedFields([other], columnsOf, [templateLayout])).toEqual({ layout: null, values: {}, byPlace: [] });
     const same = page([...template('Brightwater Joinery'), [300, 600, 'Pay this'], [450, 600, '95.00']]);
     expect(learnedFields([same], columnsOf, [templateLayout]).values).toEqual({ vendor: 'Brightwater Joinery', total: '95.00' });
   });

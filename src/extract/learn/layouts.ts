@@ -198,8 +198,12 @@ const MIN_PLACE = 0.6;
 /** Text this alike is the example's (a letter or two misread in twenty), not another branch's or customer's. */
 const MIN_CONSTANT = 0.9;
 
-/** One field of a document read the example's way, or null when it is not where the example shows it. */
-function learnedValue(pages: PageModel[], column: Column, field: LearnedField, sizes: LearnedLayout['pages'], general: unknown): unknown {
+/**
+ * One field of a document read the example's way (and whether only its place on the page found it,
+ * with no label or printed text of the example's to go by), or null when it is not where the
+ * example shows it.
+ */
+function learnedValue(pages: PageModel[], column: Column, field: LearnedField, sizes: LearnedLayout['pages'], general: unknown): { value: unknown; byPlace: boolean } | null {
   const size = sizes.find((p) => p.number === field.page);
   if (!size) return null;
   const generalText = general === null || general === undefined ? null : normalizeText(String(general));
@@ -209,8 +213,8 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
   const label = field.label ? normalizeText(field.label) : null;
   const width = (field.box.x1 - field.box.x0) / size.width;
   // The issuer's own text (its name, its address) printed again, wherever it stands: the example's value.
-  if (isTextual(column) && wanted && printsConstant(pages, field.lines, [printed, wanted])) return field.value;
-  const found: Array<{ score: number; value: unknown; exact: boolean }> = [];
+  if (isTextual(column) && wanted && printsConstant(pages, field.lines, [printed, wanted])) return { value: field.value, byPlace: false };
+  const found: Array<{ score: number; value: unknown; exact: boolean; byPlace: boolean }> = [];
   let labelPrinted = false;
   // A field in the lower half of a one-page example (its totals, its terms) closes the document:
   // a longer document prints it on its last page, after the items that filled the pages before.
@@ -235,13 +239,14 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
       // The general model's own choice, when the layout allows it, settles which of two nearly as likely runs of words it is.
       const agrees = isTextual(column) && generalText !== null && normalizeText(span.text) === generalText ? 0.3 : 0;
       const score = (labelFit >= MIN_LABEL ? labelFit : 0) + 0.8 * place + 0.5 * extent + agrees;
-      found.push({ score, value, exact: labelFit >= EXACT_LABEL });
+      found.push({ score, value, exact: labelFit >= EXACT_LABEL, byPlace: labelFit < MIN_LABEL });
     }
   }
   // The very label the example's value stood at, when the document prints it, rules out near ones
   // ("Total incl. tax" is no "Total excl. tax"), even when what stands beside it does not read.
   const pool = labelPrinted ? found.filter((f) => f.exact) : found;
-  return pool.reduce<(typeof found)[number] | null>((best, f) => (!best || f.score > best.score ? f : best), null)?.value ?? null;
+  const best = pool.reduce<(typeof found)[number] | null>((top, f) => (!top || f.score > top.score ? f : top), null);
+  return best ? { value: best.value, byPlace: best.byPlace } : null;
 }
 
 /**
@@ -291,26 +296,33 @@ export function matchingLayout(pages: PageModel[], layouts: LearnedLayout[]): { 
   return best;
 }
 
-/** The fields of a document read through the best-matching learned layout (nothing when none matches). */
+/**
+ * The fields of a document read through the best-matching learned layout (nothing when none
+ * matches), and which of them only their place on the page found.
+ */
 export function learnedFields(
   pages: PageModel[],
   columns: Column[],
   layouts: LearnedLayout[],
   general: Record<string, unknown> = {},
-): { layout: string | null; values: Record<string, unknown> } {
+): { layout: string | null; values: Record<string, unknown>; byPlace: string[] } {
   const found = matchingLayout(pages, layouts);
-  if (!found) return { layout: null, values: {} };
+  if (!found) return { layout: null, values: {}, byPlace: [] };
   const values: Record<string, unknown> = {};
+  const byPlace: string[] = [];
   for (const field of found.layout.fields) {
     const column = columns.find((c) => c.id === field.column_id);
     if (!column) continue;
     const own = general[column.id];
     // The general model already read the issuer's own text (its name, its currency): it stays.
     if (isTextual(column) && own !== null && own !== undefined && normalizeText(String(own)) === normalizeText(String(field.value ?? ''))) continue;
-    const value = learnedValue(pages, column, field, found.layout.pages, own);
+    const learned = learnedValue(pages, column, field, found.layout.pages, own);
+    const value = learned?.value;
     // The same amount as the general model's: its sign, which the document's kind decides (a credit note), stays the general model's.
     if ((column.type === 'number' || column.type === 'currency') && typeof value === 'string' && sameMagnitude(value, own)) continue;
-    if (value !== null && value !== undefined && value !== '') values[column.id] = value;
+    if (value === null || value === undefined || value === '') continue;
+    values[column.id] = value;
+    if (learned!.byPlace) byPlace.push(column.id);
   }
-  return { layout: found.layout.id, values };
+  return { layout: found.layout.id, values, byPlace };
 }
