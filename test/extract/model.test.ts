@@ -219,6 +219,19 @@ describe('joint decoding', () => {
     expect([chosen.get('issue')?.value, chosen.get('due')?.value]).toEqual(['2024-03-01', '2024-03-05']);
   });
 
+  test('one printed date is not both the issue and the due date; the same date printed on two lines is', () => {
+    const once = decode([role('issue_date', 'issue', [{ value: '2024-03-01', p: 0.9, line: 1 }]), role('due_date', 'due', [{ value: '2024-03-01', p: 0.6, line: 1 }])]);
+    expect([once.get('issue')?.value, once.get('due')?.value ?? null]).toEqual(['2024-03-01', null]);
+    // Due on its day of issue: the date after the issue label and again after the due phrase further down.
+    const twice = decode([
+      role('issue_date', 'issue', [{ value: '2024-03-01', p: 0.9, line: 1, lines: [1, 9] }]),
+      role('due_date', 'due', [{ value: '2024-03-01', p: 0.6, line: 1, lines: [1, 9] }]),
+    ]);
+    expect([twice.get('issue')?.value, twice.get('due')?.value]).toEqual(['2024-03-01', '2024-03-01']);
+    const fields = documentFields(linesFromText('Invoice no. 17\nInvoice date: 01.03.2024\nDue date: 01.03.2024\nTotal   119,00 EUR'), INVOICE_COLUMNS);
+    expect([fields.values.issue_date, fields.values.due_date]).toEqual(['2024-03-01', '2024-03-01']);
+  });
+
   test('seller and buyer are different parties', () => {
     const chosen = decode([role('seller', 'seller', [{ value: 'Acme GmbH', p: 0.7 }, { value: 'Other AG', p: 0.2 }]), role('buyer', 'buyer', [{ value: 'ACME GmbH', p: 0.9 }, { value: 'Kunde KG', p: 0.05 }])]);
     expect(chosen.get('buyer')?.value).toBe('ACME GmbH');

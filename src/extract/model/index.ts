@@ -32,6 +32,8 @@ export interface Option {
   value: string;
   p: number;
   line: number;
+  /** Every line the value was a candidate on (`line` among them). */
+  lines?: number[];
   amount?: number;
 }
 
@@ -82,8 +84,10 @@ export function roleOptions(
     candidates.forEach((c, i) => {
       const key = keyOf(role, c);
       const seen = byKey.get(key);
-      if (seen) seen.p += p[i]!;
-      else byKey.set(key, { value: c.value, p: p[i]!, line: c.line, amount: c.amount });
+      if (seen) {
+        seen.p += p[i]!;
+        if (!seen.lines!.includes(c.line)) seen.lines!.push(c.line);
+      } else byKey.set(key, { value: c.value, p: p[i]!, line: c.line, lines: [c.line], amount: c.amount });
     });
     const options = [...byKey.values()].sort((a, b) => b.p - a.p || a.line - b.line);
     out.push({ want, role, options, none, model, candidates, scan });
@@ -92,6 +96,9 @@ export function roleOptions(
 }
 
 const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
+const linesOf = (o: Option) => o.lines ?? [o.line];
+/** Whether two options stand on two different lines between them, one on each. */
+const printedTwice = (a: Option, b: Option) => linesOf(a).some((x) => linesOf(b).some((y) => x !== y));
 const TOP = 4;
 const TOP_BELOW = 12;
 
@@ -153,8 +160,8 @@ export function decode(all: RoleOptions[], params: DecodeParams = DECODE_DEFAULT
     for (const i of choices(issue))
       for (const d of choices(due)) {
         if (i && d && /^\d{4}-\d{2}-\d{2}$/.test(i.value) && /^\d{4}-\d{2}-\d{2}$/.test(d.value) && d.value < i.value) continue;
-        // One printed date is not both: the same date twice is printed twice.
-        if (i && d && i.value === d.value && i.line === d.line) continue;
+        // One printed date is not both: the same date (an invoice due on its day of issue) is printed twice.
+        if (i && d && i.value === d.value && !printedTwice(i, d)) continue;
         const score = logp(issue, i) + logp(due, d);
         if (score > best.score) best = { score, picks: [i, d] };
       }
