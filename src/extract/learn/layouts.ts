@@ -317,12 +317,13 @@ export function learnedFields(
     // The general model already read the issuer's own text (its name, its currency): it stays.
     if (isTextual(column) && own !== null && own !== undefined && normalizeText(String(own)) === normalizeText(String(field.value ?? ''))) continue;
     const learned = learnedValue(pages, column, field, found.layout.pages, own);
-    const value = learned?.value;
+    if (!learned) continue;
+    const { value } = learned;
     // The same amount as the general model's: its sign, which the document's kind decides (a credit note), stays the general model's.
     if ((column.type === 'number' || column.type === 'currency') && typeof value === 'string' && sameMagnitude(value, own)) continue;
     if (value === null || value === undefined || value === '') continue;
     values[column.id] = value;
-    if (learned!.byPlace) byPlace.push(column.id);
+    if (learned.byPlace) byPlace.push(column.id);
   }
   return { layout: found.layout.id, values, byPlace };
 }
