@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import type { Column } from '../../src/domain/columns';
 import { documentFields, linesFromText, ruleFields } from '../../src/extract/fields';
 import { decode, learnedFields, roleOptions, type Option, type RoleOptions } from '../../src/extract/model';
-import { endsAddress, modelCandidates, roleOf, separatorLost, type Role } from '../../src/extract/model/features';
+import { endsAddress, modelCandidates, recognisedAddress, roleOf, separatorLost, type Role } from '../../src/extract/model/features';
 import { probabilities, train, type RoleWeights } from '../../src/extract/model/logit';
 
 const col = (id: string, name: string, type: Column['type'], description?: string): Column => ({ id, name, type, ...(description ? { description } : {}) }) as Column;
@@ -122,6 +122,22 @@ describe('candidate features', () => {
     const cands = candidatesOf('CORNER STORE\nNo: 5, Market Road\n54321 Springfield\nTrans: 311140 Staff: 96728\nTotal 5.00', 'address', columns);
     expect(cands.find((c) => c.value === 'No: 5, Market Road 54321 Springfield')!.features['addr:labelled']).toBe(0);
     expect(cands.find((c) => c.value.includes('Trans: 311140'))!.features['addr:labelled']).toBe(1);
+  });
+
+  test("a recognised address's full stop after a whole word, more address after it, reads as the comma it lost; typed text as printed", () => {
+    expect(recognisedAddress('12, JALAN MELATI 3, TAMAN SERI INDAH. 43000 KAJANG, SELANGOR.')).toBe('12, JALAN MELATI 3, TAMAN SERI INDAH, 43000 KAJANG, SELANGOR.');
+    // Abbreviations, codes and a stop without a space after it stay.
+    expect(recognisedAddress('No. 5, Jln. Mawar, U3/G. Taman Indah.Kajang')).toBe('No. 5, Jln. Mawar, U3/G. Taman Indah.Kajang');
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
+    const text = 'CORNER STORE\n27, MARKET ROAD.\n54321 SPRINGFIELD\nTel: 03-555 1234\nTotal 5.00';
+    const values = (scanned: boolean) => {
+      const lines = linesFromText(text).map((l) => (scanned ? { ...l, confidence: 0.9 } : l));
+      const { layout, wants } = ruleFields(lines, columns);
+      const want = wants.find((w) => w.column.id === 'address')!;
+      return modelCandidates(roleOf(want)!, layout, want, wants, null, null).map((c) => c.value);
+    };
+    expect(values(true)).toContain('27, MARKET ROAD, 54321 SPRINGFIELD');
+    expect(values(false)).toContain('27, MARKET ROAD. 54321 SPRINGFIELD');
   });
 
   test('an address starts under the name and its registration number, and stops before labelled details', () => {
