@@ -181,7 +181,7 @@ const model = (threshold = 0): RoleWeights => ({ names: [], mean: [], scale: [],
 const role = (role: Role, id: string, options: Array<Partial<Option> & { value: string; p: number }>, threshold = 0): RoleOptions => ({
   want: { column: col(id, id, 'number') } as RoleOptions['want'],
   role,
-  options: options.map((o, i) => ({ line: i, ...o })),
+  options: options.map((o, i) => ({ line: i, lines: [o.line ?? i], ...o })),
   none: 0.001,
   model: model(threshold),
 });

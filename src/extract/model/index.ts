@@ -33,7 +33,7 @@ export interface Option {
   p: number;
   line: number;
   /** Every line the value was a candidate on (`line` among them). */
-  lines?: number[];
+  lines: number[];
   amount?: number;
 }
 
@@ -86,7 +86,7 @@ export function roleOptions(
       const seen = byKey.get(key);
       if (seen) {
         seen.p += p[i]!;
-        if (!seen.lines!.includes(c.line)) seen.lines!.push(c.line);
+        if (!seen.lines.includes(c.line)) seen.lines.push(c.line);
       } else byKey.set(key, { value: c.value, p: p[i]!, line: c.line, lines: [c.line], amount: c.amount });
     });
     const options = [...byKey.values()].sort((a, b) => b.p - a.p || a.line - b.line);
@@ -96,9 +96,8 @@ export function roleOptions(
 }
 
 const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
-const linesOf = (o: Option) => o.lines ?? [o.line];
 /** Whether two options stand on two different lines between them, one on each. */
-const printedTwice = (a: Option, b: Option) => linesOf(a).some((x) => linesOf(b).some((y) => x !== y));
+const printedTwice = (a: Option, b: Option) => a.lines.some((x) => b.lines.some((y) => x !== y));
 const TOP = 4;
 const TOP_BELOW = 12;
 

@@ -17,7 +17,7 @@ describe('OCR address words', () => {
     expect(repairAddressWord('SEtANGOR.')).toBe('SELANGOR.');
     expect(repairAddressWord('Lunpur,')).toBe('Lumpur,');
     expect(repairAddressWord('(Hesseu)')).toBe('(Hessen)');
-    expect(repairAddressWord('Calitornia')).toBe('California');
+    expect(repairAddressWord('Tasnania')).toBe('Tasmania');
   });
 
   test('a digit read inside a short listed word is repaired; a short word with a letter misread is not', () => {
