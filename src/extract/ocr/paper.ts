@@ -3,7 +3,7 @@
  * and cut out, straightened, and scaled so its text is the size the recogniser reads best.
  */
 import type { Box } from '../layout/page';
-import { inkThreshold, shrink, type GreyImage } from './raster';
+import { histogram as histogramOf, inkThreshold, shrink, type GreyImage } from './raster';
 
 /** The long side of the coarse image the sheet is looked for on: enough to outline it, quick to label. */
 const OUTLINE_SIDE = 256;
@@ -135,9 +135,10 @@ export function crop(image: GreyImage, box: Box): GreyImage {
 
 /** Ink pixels (darker than Otsu's threshold, and than mid-grey) of an image whose paper was evened out. */
 function inkPoints(image: GreyImage, limit: number): { xs: Float64Array; ys: Float64Array } {
-  const threshold = Math.min(160, inkThreshold(image));
+  const histogram = histogramOf(image);
+  const threshold = Math.min(160, inkThreshold(image, histogram));
   let count = 0;
-  for (const v of image.data) if (v <= threshold) count++;
+  for (let v = 0; v <= threshold; v++) count += histogram[v]!;
   // An even sample of the ink is enough to weigh each angle.
   const step = Math.max(1, count / limit);
   const xs: number[] = [];
@@ -421,8 +422,7 @@ export function binarise(image: GreyImage, window: number, k = 0.2): GreyImage {
  * A page whose ink is dark is left as it is.
  */
 export function darkenFaintInk(image: GreyImage, share: number): GreyImage {
-  const histogram = new Array<number>(256).fill(0);
-  for (const v of image.data) histogram[v]!++;
+  const histogram = histogramOf(image);
   let marked = 0;
   for (let v = 0; v < PAPER; v++) marked += histogram[v]!;
   // Less than a thousandth of the page off-white is no print at all.

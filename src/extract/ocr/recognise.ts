@@ -8,7 +8,7 @@
  */
 import { PSM, type Worker as TesseractWorker } from 'tesseract.js';
 import type { Box } from '../layout/page';
-import { blankLines, encodePgm, findRules, normaliseBackground, resize, rotateBoxes, rotateQuarters, shrink, type GreyImage } from './raster';
+import { blankLines, encodePgm, findRules, histogram, normaliseBackground, resize, rotateBoxes, rotateQuarters, shrink, type GreyImage } from './raster';
 import { binarise, crop, darkenFaintInk, findPaper, rotate, skewAngle, textLineHeight, textRunsAcross } from './paper';
 import { median } from '../layout/lines';
 import { repairLegalForms } from './legal-forms';
@@ -211,21 +211,20 @@ const INK_CONTRAST = 64;
  */
 const RETRY_INK_SHARE = 0.001;
 
-function toneRange(image: GreyImage): { low: number; high: number } {
-  let low = 255;
-  let high = 0;
-  for (const v of image.data) {
-    if (v < low) low = v;
-    if (v > high) high = v;
-  }
+function toneRange(counts: Uint32Array): { low: number; high: number } {
+  let low = 0;
+  while (low < 255 && counts[low] === 0) low++;
+  let high = 255;
+  while (high > 0 && counts[high] === 0) high--;
   return { low, high };
 }
 
 /** The share of the page's pixels darker than its brightest tone (the paper) by INK_CONTRAST. */
 function inkShare(image: GreyImage): number {
-  const { high } = toneRange(image);
+  const counts = histogram(image);
+  const { high } = toneRange(counts);
   let ink = 0;
-  for (const v of image.data) if (v < high - INK_CONTRAST) ink++;
+  for (let v = 0; v < high - INK_CONTRAST; v++) ink += counts[v]!;
   return ink / Math.max(1, image.data.length);
 }
 
@@ -243,7 +242,7 @@ const ASSUMED_DPI = 300;
  */
 export async function readPageImage(recognise: ReadImage, source: GreyImage, dpi: number | null, maxPixels: number, deadline: () => void): Promise<PageScan> {
   // An even page (an empty page rendered, a blank scan) has nothing to read, in any direction.
-  const tones = toneRange(source);
+  const tones = toneRange(histogram(source));
   if (tones.high - tones.low < EVEN_TONE) return { width: source.width, height: source.height, quarters: 0, skew: 0, cropped: false, words: [], rules: [] };
   const read = (page: Prepared, layout?: Layout) => readOriented(recognise, page.image, page.across, dpi ? dpi * page.scale : ASSUMED_DPI, deadline, layout);
   const first = prepare(source, maxPixels);

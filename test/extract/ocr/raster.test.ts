@@ -1,7 +1,7 @@
 /** The pixel rules around the recogniser, each on a small image made up here. */
 import { describe, expect, test } from 'bun:test';
 import { isRuleArtifact, isSpeck } from '../../../src/extract/ocr/recognise';
-import { blankLines, findRules, normaliseBackground, resize, rotateBoxes, rotateQuarters, shrink, type GreyImage } from '../../../src/extract/ocr/raster';
+import { blankLines, findRules, histogram, inkThreshold, normaliseBackground, resize, rotateBoxes, rotateQuarters, shrink, type GreyImage } from '../../../src/extract/ocr/raster';
 
 function blank(width: number, height: number, value = 255): GreyImage {
   return { width, height, data: new Uint8Array(width * height).fill(value) };
@@ -26,6 +26,16 @@ function textLines(width: number, height: number): GreyImage {
 }
 
 describe('page pixels', () => {
+  test('grey levels are counted, and the ink threshold falls between ink and paper', () => {
+    const page = blank(50, 40, 240);
+    fill(page, 5, 5, 25, 15, 30);
+    const counts = histogram(page);
+    expect([counts[30], counts[240], counts.reduce((a, b) => a + b, 0)]).toEqual([200, 1800, 2000]);
+    const threshold = inkThreshold(page);
+    expect(threshold).toBeGreaterThanOrEqual(30);
+    expect(threshold).toBeLessThan(240);
+  });
+
   test('text lines leave blank rows between them, but few blank columns across them', () => {
     const across = blankLines(textLines(400, 300));
     expect(across.rows).toBeGreaterThan(0.3);
