@@ -193,7 +193,7 @@ export class ExamplesService {
     const values = valuesOf(table, row);
     // Inside a write transaction: the pages a document's own fields stand on (its first and last), not all of a long one.
     const searched = pages.length > REVIEW_PAGES ? [...pages.slice(0, REVIEW_PAGES / 2), ...pages.slice(-REVIEW_PAGES / 2)] : pages;
-    const located = locateRow(searched, table.columns_json, values);
+    const located = locateRow(searched, table.columns_json, values, { exclusive: true });
     const existing = await tx.examples.ofRow(table.id, row.id);
     const corrected = new Set([...changed.map((c) => c.id), ...(existing?.fields.filter((f) => f.corrected).map((f) => f.column_id) ?? [])]);
     const fields: ExampleField[] = table.columns_json.map((c) => {

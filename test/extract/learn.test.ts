@@ -88,6 +88,25 @@ describe('spans and locations', () => {
     expect(located.get('price')?.box.y0).toBe(120);
   });
 
+  test("a value printed at two labels is placed at its own column's; printed once, another column does not take its place", () => {
+    const dates = [
+      { id: 'issue', name: 'Issue date', type: 'date', required: false },
+      { id: 'due', name: 'Due date', type: 'date', required: false },
+    ] satisfies Column[];
+    const values = { issue: '2024-04-03', due: '2024-04-03' };
+    const twice = page([[50, 100, 'Rechnungsdatum: 03.04.2024'], [50, 140, 'Fälligkeitsdatum: 03.04.2024']]);
+    const placed = locateRow([twice], dates, values);
+    expect([placed.get('issue')?.box.y0, placed.get('due')?.box.y0]).toEqual([100, 140]);
+    // Printed once, at the issue date's label: shown there for both, but an example places only the issue date there.
+    const once = page([[50, 100, 'Invoice date: 03.04.2024'], [50, 140, 'Terms: payable on receipt']]);
+    expect(locateRow([once], dates, values).get('due')?.box.y0).toBe(100);
+    const exclusive = locateRow([once], dates, values, { exclusive: true });
+    expect([exclusive.get('issue')?.box.y0, exclusive.has('due')]).toEqual([100, false]);
+    // Unlabelled, nothing tells the two apart: the place stays with both.
+    const bare = locateRow([page([[50, 100, '03/04/2024']])], dates, values, { exclusive: true });
+    expect([bare.get('issue')?.box.y0, bare.get('due')?.box.y0]).toEqual([100, 100]);
+  });
+
   test('text documents become pages of characters and lines', () => {
     const pages = pagesFromLines([
       { page: 1, y: 0, size: 1, segments: [{ text: 'Total: 12.00', x0: 0, x1: 12 }], text: 'Total: 12.00' },

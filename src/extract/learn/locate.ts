@@ -1,6 +1,7 @@
 /** Where a document prints a value: the span whose text shows it, with its box, label and page. */
 import type { Column } from '../../domain/columns';
 import type { DayOrder } from '../dates';
+import { labelSimilarity } from '../lexicon';
 import type { Box, PageModel } from '../layout/page';
 import { dateOrderOf, fitOf, isTextual } from './match';
 import { spansOf, type Span } from './spans';
@@ -38,17 +39,36 @@ function toLocation(span: Span, fit: number, order?: DayOrder): Location {
   return { page: span.page, box: span.box, text: span.text, label: span.label, lines: span.lines, fit, ...(order ? { order } : {}) };
 }
 
+/** How well a location's label names the column, 0..1 (across the lexicon's languages: "Due date" and "Zahlbar bis"). */
+const namedBy = (l: Location, column: Column) => (l.label ? labelSimilarity(column.name, l.label) : 0);
+
+/** Two locations over the same words: one box covers most of the other (a value, and the line around it). */
+function samePlace(a: Location, b: Location): boolean {
+  if (a.page !== b.page) return false;
+  const w = Math.min(a.box.x1, b.box.x1) - Math.max(a.box.x0, b.box.x0);
+  const h = Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);
+  const area = (l: Location) => Math.max(1e-6, (l.box.x1 - l.box.x0) * (l.box.y1 - l.box.y0));
+  return w > 0 && h > 0 && (w * h) / Math.min(area(a), area(b)) > 0.5;
+}
+
 /**
  * Where each value of one row is printed. A value printed more than once (a price on several
- * lines of a table) is taken from the line that holds most of the row's other values.
+ * lines of a table) is taken from the line that holds most of the row's other values; among
+ * places that show it equally well, from the one whose label names its column. With `exclusive`,
+ * two columns never share a place (a due date equal to the issue date, printed once): the column
+ * its label names better keeps it, the other is left unplaced when the document shows it nowhere
+ * else, so that an example does not teach the other column's label.
  */
-export function locateRow(pages: PageModel[], columns: Column[], values: Record<string, unknown>): Map<string, Location> {
+export function locateRow(pages: PageModel[], columns: Column[], values: Record<string, unknown>, options: { exclusive?: boolean } = {}): Map<string, Location> {
   const found = new Map<string, Location[]>();
   for (const column of columns) {
     const v = values[column.id];
     if (v === null || v === undefined || v === '' || column.type === 'boolean') continue;
     const all = locateAll(pages, column, v);
-    if (all.length) found.set(column.id, all.slice(0, 50));
+    // Equally good readings: the one at the column's own label first (the sort is stable).
+    const fitted = all.slice(0, 50).map((l, i) => ({ l, i, named: namedBy(l, column) }));
+    fitted.sort((a, b) => b.l.fit - a.l.fit || b.named - a.named || a.i - b.i);
+    if (all.length) found.set(column.id, fitted.map((f) => f.l));
   }
   const centre = (l: Location) => (l.box.y0 + l.box.y1) / 2;
   const sameLine = (a: Location, b: Location) => a.page === b.page && Math.abs(centre(a) - centre(b)) <= Math.max(a.box.y1 - a.box.y0, b.box.y1 - b.box.y0);
@@ -58,7 +78,8 @@ export function locateRow(pages: PageModel[], columns: Column[], values: Record<
   for (const list of found.values()) {
     for (const candidate of list) {
       let n = 0;
-      for (const other of found.values()) if (other !== list && other.some((o) => sameLine(o, candidate))) n++;
+      // Another value at this very place (the same date in two columns) shares no line with it.
+      for (const other of found.values()) if (other !== list && other.some((o) => sameLine(o, candidate) && !samePlace(o, candidate))) n++;
       if (n > most) [anchor, most] = [candidate, n];
     }
   }
@@ -67,5 +88,29 @@ export function locateRow(pages: PageModel[], columns: Column[], values: Record<
     const best = most > 0 && anchor ? (list.find((l) => sameLine(l, anchor!)) ?? list[0]!) : list[0]!;
     out.set(id, best);
   }
+  if (options.exclusive) separate(out, found, new Map(columns.map((c) => [c.id, c])));
   return out;
+}
+
+/** Columns placed at one place: the one its label names best keeps it; each other moves to another place showing its value as well, or is unplaced. */
+function separate(out: Map<string, Location>, found: Map<string, Location[]>, columns: Map<string, Column>): void {
+  const ids = [...out.keys()];
+  for (const [i, id] of ids.entries()) {
+    const at = out.get(id);
+    if (!at) continue;
+    const sharing = ids.slice(i).filter((other) => out.get(other) && samePlace(out.get(other)!, at));
+    if (sharing.length < 2) continue;
+    const named = sharing.map((c) => namedBy(at, columns.get(c)!));
+    const top = Math.max(...named);
+    // No label tells them apart: the place stays with all of them.
+    if (named.filter((n) => n === top).length > 1) continue;
+    for (const [k, other] of sharing.entries()) {
+      if (named[k] === top) continue;
+      const taken = [...out.values()];
+      const fit = out.get(other)!.fit;
+      const elsewhere = found.get(other)!.find((l) => l.fit >= fit && !taken.some((t) => samePlace(t, l)));
+      if (elsewhere) out.set(other, elsewhere);
+      else out.delete(other);
+    }
+  }
 }
