@@ -214,13 +214,22 @@ export function rotate(image: GreyImage, degrees: number): GreyImage {
   const cy = h / 2;
   const ox = width / 2;
   const oy = height / 2;
+  // Each column's share of the inverse turn, worked out once rather than on every row.
+  const dxCos = new Float64Array(width);
+  const dxSin = new Float64Array(width);
+  for (let x = 0; x < width; x++) {
+    const dx = x + 0.5 - ox;
+    dxCos[x] = dx * cos;
+    dxSin[x] = -dx * sin;
+  }
   for (let y = 0; y < height; y++) {
     const dy = y + 0.5 - oy;
+    const dySin = dy * sin;
+    const dyCos = dy * cos;
     for (let x = 0; x < width; x++) {
-      const dx = x + 0.5 - ox;
       // Where this output pixel comes from: the inverse turn.
-      const sx = dx * cos + dy * sin + cx - 0.5;
-      const sy = -dx * sin + dy * cos + cy - 0.5;
+      const sx = dxCos[x]! + dySin + cx - 0.5;
+      const sy = dxSin[x]! + dyCos + cy - 0.5;
       if (sx < -0.5 || sy < -0.5 || sx > w - 0.5 || sy > h - 0.5) continue;
       const x0 = Math.max(0, Math.min(w - 1, Math.floor(sx)));
       const y0 = Math.max(0, Math.min(h - 1, Math.floor(sy)));

@@ -65,19 +65,31 @@ export function resize(image: GreyImage, factor: number): GreyImage {
   const height = Math.max(1, Math.round(image.height * factor));
   const data = new Uint8Array(width * height);
   const { width: w, height: h, data: source } = image;
+  // Each column's source pixels and weight, worked out once rather than on every row.
+  const xs0 = new Int32Array(width);
+  const xs1 = new Int32Array(width);
+  const fxs = new Float64Array(width);
+  for (let x = 0; x < width; x++) {
+    const sx = Math.min(w - 1, Math.max(0, (x + 0.5) / factor - 0.5));
+    xs0[x] = Math.floor(sx);
+    xs1[x] = Math.min(w - 1, xs0[x]! + 1);
+    fxs[x] = sx - xs0[x]!;
+  }
   for (let y = 0; y < height; y++) {
     const sy = Math.min(h - 1, Math.max(0, (y + 0.5) / factor - 0.5));
     const y0 = Math.floor(sy);
     const y1 = Math.min(h - 1, y0 + 1);
     const fy = sy - y0;
+    const r0 = y0 * w;
+    const r1 = y1 * w;
+    const out = y * width;
     for (let x = 0; x < width; x++) {
-      const sx = Math.min(w - 1, Math.max(0, (x + 0.5) / factor - 0.5));
-      const x0 = Math.floor(sx);
-      const x1 = Math.min(w - 1, x0 + 1);
-      const fx = sx - x0;
-      const top = source[y0 * w + x0]! * (1 - fx) + source[y0 * w + x1]! * fx;
-      const bottom = source[y1 * w + x0]! * (1 - fx) + source[y1 * w + x1]! * fx;
-      data[y * width + x] = Math.round(top * (1 - fy) + bottom * fy);
+      const x0 = xs0[x]!;
+      const x1 = xs1[x]!;
+      const fx = fxs[x]!;
+      const top = source[r0 + x0]! * (1 - fx) + source[r0 + x1]! * fx;
+      const bottom = source[r1 + x0]! * (1 - fx) + source[r1 + x1]! * fx;
+      data[out + x] = Math.round(top * (1 - fy) + bottom * fy);
     }
   }
   return { width, height, data };
@@ -210,7 +222,8 @@ export function findRules(image: GreyImage, minLength: number, maxThickness: num
         if (dark && start < 0) start = i;
         if (dark || start < 0) continue;
         if (i - start >= minLength) {
-          const [a, b] = [start, i];
+          const a = start;
+          const b = i;
           const at = open.findIndex((r) => (horizontal ? Math.min(r.x1, b) - Math.max(r.x0, a) : Math.min(r.y1, b) - Math.max(r.y0, a)) > minLength / 2);
           if (at >= 0) {
             const match = open.splice(at, 1)[0]!;
@@ -265,11 +278,24 @@ export function normaliseBackground(image: GreyImage, block: number): GreyImage 
   const bw = Math.ceil(width / block);
   const bh = Math.ceil(height / block);
   const brightest = new Float64Array(bw * bh);
+  // Per column, worked out once: its block, and the blocks and weight its paper level is interpolated from.
+  const blockOf = new Int32Array(width);
+  const xs0 = new Int32Array(width);
+  const xs1 = new Int32Array(width);
+  const txs = new Float64Array(width);
+  for (let x = 0; x < width; x++) {
+    blockOf[x] = Math.floor(x / block);
+    const fx = Math.min(bw - 1, Math.max(0, (x + 0.5) / block - 0.5));
+    xs0[x] = Math.floor(fx);
+    xs1[x] = Math.min(bw - 1, xs0[x]! + 1);
+    txs[x] = fx - xs0[x]!;
+  }
   for (let y = 0; y < height; y++) {
     const row = Math.floor(y / block) * bw;
+    const at = y * width;
     for (let x = 0; x < width; x++) {
-      const i = row + Math.floor(x / block);
-      const v = data[y * width + x]!;
+      const i = row + blockOf[x]!;
+      const v = data[at + x]!;
       if (v > brightest[i]!) brightest[i] = v;
     }
   }
@@ -294,14 +320,15 @@ export function normaliseBackground(image: GreyImage, block: number): GreyImage 
     const y0 = Math.floor(fy);
     const y1 = Math.min(bh - 1, y0 + 1);
     const ty = fy - y0;
+    const r0 = y0 * bw;
+    const r1 = y1 * bw;
+    const at = y * width;
     for (let x = 0; x < width; x++) {
-      const fx = Math.min(bw - 1, Math.max(0, (x + 0.5) / block - 0.5));
-      const x0 = Math.floor(fx);
-      const x1 = Math.min(bw - 1, x0 + 1);
-      const tx = fx - x0;
-      const level =
-        (paper[y0 * bw + x0]! * (1 - tx) + paper[y0 * bw + x1]! * tx) * (1 - ty) + (paper[y1 * bw + x0]! * (1 - tx) + paper[y1 * bw + x1]! * tx) * ty;
-      out[y * width + x] = Math.min(255, Math.round((data[y * width + x]! * 255) / level));
+      const x0 = xs0[x]!;
+      const x1 = xs1[x]!;
+      const tx = txs[x]!;
+      const level = (paper[r0 + x0]! * (1 - tx) + paper[r0 + x1]! * tx) * (1 - ty) + (paper[r1 + x0]! * (1 - tx) + paper[r1 + x1]! * tx) * ty;
+      out[at + x] = Math.min(255, Math.round((data[at + x]! * 255) / level));
     }
   }
   return { width, height, data: out };
