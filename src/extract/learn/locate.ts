@@ -3,7 +3,7 @@ import type { Column } from '../../domain/columns';
 import type { DayOrder } from '../dates';
 import { labelSimilarity } from '../lexicon';
 import type { Box, PageModel } from '../layout/page';
-import { dateOrderOf, fitOf, isTextual } from './match';
+import { dateOrderOf, fitOf, isTextual, sameValue } from './match';
 import { spansOf, type Span } from './spans';
 
 export interface Location {
@@ -53,22 +53,25 @@ function samePlace(a: Location, b: Location): boolean {
 
 /**
  * Where each value of one row is printed. A value printed more than once (a price on several
- * lines of a table) is taken from the line that holds most of the row's other values; among
- * places that show it equally well, from the one whose label names its column. With `exclusive`,
- * two columns never share a place (a due date equal to the issue date, printed once): the column
- * its label names better keeps it, the other is left unplaced when the document shows it nowhere
- * else, so that an example does not teach the other column's label.
+ * lines of a table) is taken from the line that holds most of the row's other values; a value two
+ * columns hold, from the place whose label names each column. With `exclusive`, two columns never
+ * share a place (a due date equal to the issue date, printed once): the column its label names
+ * better keeps it, the other is left unplaced when the document shows it nowhere else, so that an
+ * example does not teach the other column's label.
  */
 export function locateRow(pages: PageModel[], columns: Column[], values: Record<string, unknown>, options: { exclusive?: boolean } = {}): Map<string, Location> {
   const found = new Map<string, Location[]>();
   for (const column of columns) {
     const v = values[column.id];
     if (v === null || v === undefined || v === '' || column.type === 'boolean') continue;
-    const all = locateAll(pages, column, v);
-    // Equally good readings: the one at the column's own label first (the sort is stable).
-    const fitted = all.slice(0, 50).map((l, i) => ({ l, i, named: namedBy(l, column) }));
-    fitted.sort((a, b) => b.l.fit - a.l.fit || b.named - a.named || a.i - b.i);
-    if (all.length) found.set(column.id, fitted.map((f) => f.l));
+    const all = locateAll(pages, column, v).slice(0, 50);
+    if (!all.length) continue;
+    // A value another column holds too (an issue date that is also the due date): among places
+    // that show it equally well, the one at this column's own label first.
+    const shared = columns.some((other) => other.id !== column.id && other.type === column.type && sameValue(values[other.id], v, column));
+    const ranked = all.map((l, i) => ({ l, i, named: shared ? namedBy(l, column) : 0 }));
+    ranked.sort((a, b) => b.l.fit - a.l.fit || b.named - a.named || a.i - b.i);
+    found.set(column.id, ranked.map((r) => r.l));
   }
   const centre = (l: Location) => (l.box.y0 + l.box.y1) / 2;
   const sameLine = (a: Location, b: Location) => a.page === b.page && Math.abs(centre(a) - centre(b)) <= Math.max(a.box.y1 - a.box.y0, b.box.y1 - b.box.y0);
