@@ -213,6 +213,19 @@ describe('learned layouts', () => {
     expect(read('date', 0.9, '2024-06-05', labelled)).toBe('2024-06-20');
   });
 
+  test("of two dates at the example's label, the one the general model chose is taken", () => {
+    const dated: LearnedLayout = {
+      ...layout,
+      fields: [{ column_id: 'date', value: '2024-04-20', page: 1, box: { x0: 122, y0: 400, x1: 182, y1: 410 }, label: 'Zahlbar bis', lines: 1, order: 'dmy' }],
+    };
+    // A discount's date where the example's stood, the full amount's a line below.
+    const next = page([...letterhead, [50, 400, 'Zahlbar bis 01.12.2024 mit 2% Skonto'], [50, 414, 'Zahlbar bis 15.12.2024 ohne Abzug']]);
+    expect(learnedFields([next], columns, [dated], { date: '15.12.2024' }).values).toEqual({ date: '2024-12-15' });
+    expect(learnedFields([next], columns, [dated], { date: '2024-12-15' }).values).toEqual({ date: '2024-12-15' });
+    // Without the general model's word, the example's place decides.
+    expect(learnedFields([next], columns, [dated]).values).toEqual({ date: '2024-12-01' });
+  });
+
   test("the issuer's address is its corrected one wherever its lines are printed again, a glyph misread", () => {
     const shop = (lines: Array<[number, number, string]>) => page([[50, 30, 'Kestrel Hardware'], [50, 44, 'Reg 55501234-X'], ...lines, [40, 300, 'Total'], [240, 300, '9.00']]);
     const example = shop([[50, 60, 'Unit 4, Tannery Yard,'], [50, 72, 'Ostwick OW2 1AB']]);

@@ -236,8 +236,9 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
       if (!(labelFit >= MIN_LABEL || (!label && place >= MIN_PLACE))) continue;
       const spanWidth = (span.box.x1 - span.box.x0) / page.width;
       const extent = Math.min(width, spanWidth) / Math.max(width, spanWidth, 1e-6);
-      // The general model's own choice, when the layout allows it, settles which of two nearly as likely runs of words it is.
-      const agrees = isTextual(column) && generalText !== null && normalizeText(span.text) === generalText ? 0.3 : 0;
+      // The general model's own choice, when the layout allows it, settles which of two nearly as
+      // likely places it is: two runs of words, or two dates at one label (a discount's, the net's).
+      const agrees = generalAgrees(column, span.text, value, general, generalText, field.order) ? 0.3 : 0;
       const score = (labelFit >= MIN_LABEL ? labelFit : 0) + 0.8 * place + 0.5 * extent + agrees;
       found.push({ score, value, exact: labelFit >= EXACT_LABEL, byPlace: labelFit < MIN_LABEL });
     }
@@ -272,6 +273,16 @@ function printsConstant(pages: PageModel[], lines: number, texts: string[], alik
     }
   }
   return false;
+}
+
+/** Whether a span's value is the one the general model chose. */
+function generalAgrees(column: Column, text: string, value: unknown, general: unknown, generalText: string | null, order: DayOrder | undefined): boolean {
+  if (generalText === null) return false;
+  if (isTextual(column)) return normalizeText(text) === generalText;
+  if (column.type === 'number' || column.type === 'currency') return sameMagnitude(text, general);
+  if (column.type !== 'date') return false;
+  const iso = /^\d{4}-\d{2}-\d{2}/.test(generalText) ? generalText.slice(0, 10) : dateIn(generalText, order ?? null);
+  return iso !== null && iso === value;
 }
 
 function sameMagnitude(text: string, other: unknown): boolean {
