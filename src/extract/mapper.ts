@@ -704,7 +704,8 @@ function mergeFields(a: DocumentFieldValues, b: DocumentFieldValues): DocumentFi
 
 /**
  * A value the general model is at least this sure of stays its own against an amount of the
- * layout's, or against any value the layout found by its place alone: a receipt prints its total at
+ * layout's (unless the layout's amounts add up where the general model's do not), or against any
+ * value the layout found by its place alone: a receipt prints its total at
  * a different height each time and under several "total" labels (subtotal, rounded, paid), and a
  * longer document moves an unlabelled date (one in a sentence) away from where the example had it,
  * so one example's place is a weaker guide than the amounts' arithmetic or a date's own phrase.
@@ -715,9 +716,9 @@ const SURE = 0.8;
  * Fields a learned layout found replace the general ones: a person showed where this issuer prints
  * them. The row's confidence moves with them.
  */
-function withLearned(fields: DocumentFieldValues, found: { values: Record<string, unknown>; byPlace: string[] }, columns: Column[]): DocumentFieldValues {
+function withLearned(fields: DocumentFieldValues, found: { values: Record<string, unknown>; byPlace: string[]; addsUp: string[] }, columns: Column[]): DocumentFieldValues {
   const amounts = new Set(columns.filter((c) => c.type === 'number' || c.type === 'currency').map((c) => c.id));
-  const weaker = (id: string) => amounts.has(id) || found.byPlace.includes(id);
+  const weaker = (id: string) => !found.addsUp.includes(id) && (amounts.has(id) || found.byPlace.includes(id));
   const learned = Object.fromEntries(Object.entries(found.values).filter(([id]) => !(weaker(id) && (fields.scores[id] ?? 0) >= SURE)));
   const ids = Object.keys(learned);
   const columnCount = columns.length;

@@ -161,7 +161,7 @@ describe('learned layouts', () => {
 
   test("another issuer's document takes nothing from the layout", () => {
     const other = page([[50, 30, 'Copperleaf Studio'], [50, 120, '05/06/2024'], [300, 600, 'Pay this'], [450, 600, '40.00']]);
-    expect(learnedFields([other], columns, [layout])).toEqual({ layout: null, values: {}, byPlace: [] });
+    expect(learnedFields([other], columns, [layout])).toEqual({ layout: null, values: {}, byPlace: [], addsUp: [] });
   });
 
   test("another supplier's invoice to the same customer, printing the customer's tax id, takes nothing from the layout", () => {
@@ -173,7 +173,7 @@ describe('learned layouts', () => {
     // The same supplier's next invoice is read its way; another supplier's is not, though both print the customer's tax id.
     expect(learnedFields([invoice(alder, [450, 640, '95.00'])], columns, [supplierLayout]).values).toEqual({ vendor: 'Alder Timber Supplies', total: '95.00' });
     const birch = invoice([[50, 30, 'Birch Paper Mill'], [50, 44, 'VAT GB 444 5555 66']], [450, 640, '52.00']);
-    expect(learnedFields([birch], columns, [supplierLayout])).toEqual({ layout: null, values: {}, byPlace: [] });
+    expect(learnedFields([birch], columns, [supplierLayout])).toEqual({ layout: null, values: {}, byPlace: [], addsUp: [] });
   });
 
   test("where the example's very label is printed, a near label's amount is not taken, even when the right one does not read", () => {
@@ -196,6 +196,28 @@ describe('learned layouts', () => {
     const total = (score: number) => mapReading(reading, columns, 'balanced', { fields: { values: { total: '95.00' }, scores: { total: score } }, layouts: [layout] })[0]?.values.total;
     expect(total(0.95)).toBe(95);
     expect(total(0.5)).toBe(118.75);
+  });
+
+  test("amounts the layout reads that add up replace the general model's that do not, however sure it is", () => {
+    const amounts = [column('net', 'number'), column('tax', 'number'), column('total', 'number')];
+    const block = (lines: Array<[string, string]>) => lines.flatMap(([label, value], i): Array<[number, number, string]> => [[300, 560 + i * 20, label], [450, 560 + i * 20, value]]);
+    const example = page([...letterhead, ...block([['Net', '80.00'], ['VAT', '15.20'], ['Total', '95.20']])]);
+    const field = (id: string, label: string, value: number, i: number, text: string) => ({ column_id: id, value, page: 1, box: { x0: 450, y0: 560 + i * 20, x1: 450 + text.length * 6, y1: 570 + i * 20 }, label, lines: 1, text });
+    const totals: LearnedLayout = {
+      id: 'exmp_5',
+      fingerprint: fingerprintOf([example]),
+      pages: [{ number: 1, width: 600, height: 800 }],
+      fields: [field('net', 'Net', 80, 0, '80.00'), field('tax', 'VAT', 15.2, 1, '15.20'), field('total', 'Total', 95.2, 2, '95.20')],
+    };
+    // This document's discount moved the net down a line; the general model took the amount before it.
+    const next = page([...letterhead, ...block([['Subtotal', '100.00'], ['Net', '95.00'], ['VAT', '18.05'], ['Total', '113.05']]).map(([x, y, t]): [number, number, string] => [x, y - 20, t])]);
+    const reading = { tables: [], groups: [], lines: [], text: '', pages: [next] };
+    const general = (net: string) => ({ values: { net, tax: '18.05', total: '113.05' }, scores: { net: 0.9, tax: 0.9, total: 0.9 } });
+    const read = (net: string) => mapReading(reading, amounts, 'balanced', { fields: general(net), layouts: [totals] })[0]?.values;
+    expect(learnedFields([next], amounts, [totals], general('100.00').values).addsUp).toEqual(['net']);
+    expect(read('100.00')).toMatchObject({ net: 95, tax: 18.05, total: 113.05 });
+    // The general model's own amounts add up: they stay.
+    expect(learnedFields([next], amounts, [totals], general('95.00').values).addsUp).toEqual([]);
   });
 
   test("a date the layout finds by its place alone does not replace one the general model is sure of; a labelled one does", () => {
@@ -255,7 +277,7 @@ describe('learned layouts', () => {
     const other = page([...template('Copperleaf Studio'), [300, 600, 'Pay this'], [450, 600, '40.00']]);
     // The letterheads share nearly all their words: only the issuer's name tells them apart.
     expect(fingerprintMatch(fingerprintOf([other]), templateLayout.fingerprint)).toBeGreaterThanOrEqual(0.7);
-    expect(learnedFields([other], columnsOf, [templateLayout])).toEqual({ layout: null, values: {}, byPlace: [] });
+    expect(learnedFields([other], columnsOf, [templateLayout])).toEqual({ layout: null, values: {}, byPlace: [], addsUp: [] });
     const same = page([...template('Brightwater Joinery'), [300, 600, 'Pay this'], [450, 600, '95.00']]);
     expect(learnedFields([same], columnsOf, [templateLayout]).values).toEqual({ vendor: 'Brightwater Joinery', total: '95.00' });
   });

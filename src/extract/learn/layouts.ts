@@ -316,11 +316,13 @@ export function learnedFields(
   columns: Column[],
   layouts: LearnedLayout[],
   general: Record<string, unknown> = {},
-): { layout: string | null; values: Record<string, unknown>; byPlace: string[] } {
+): { layout: string | null; values: Record<string, unknown>; byPlace: string[]; addsUp: string[] } {
   const found = matchingLayout(pages, layouts);
-  if (!found) return { layout: null, values: {}, byPlace: [] };
+  if (!found) return { layout: null, values: {}, byPlace: [], addsUp: [] };
   const values: Record<string, unknown> = {};
   const byPlace: string[] = [];
+  // Every amount the layout read, the general model's own among them, for their arithmetic.
+  const amounts: Record<string, unknown> = {};
   for (const field of found.layout.fields) {
     const column = columns.find((c) => c.id === field.column_id);
     if (!column) continue;
@@ -330,11 +332,41 @@ export function learnedFields(
     const learned = learnedValue(pages, column, field, found.layout.pages, own);
     if (!learned) continue;
     const { value } = learned;
+    if (column.type === 'number' || column.type === 'currency') amounts[column.id] = value;
     // The same amount as the general model's: its sign, which the document's kind decides (a credit note), stays the general model's.
     if ((column.type === 'number' || column.type === 'currency') && typeof value === 'string' && sameMagnitude(value, own)) continue;
     if (value === null || value === undefined || value === '') continue;
     values[column.id] = value;
     if (learned.byPlace) byPlace.push(column.id);
   }
-  return { layout: found.layout.id, values, byPlace };
+  return { layout: found.layout.id, values, byPlace, addsUp: addingUp(amounts, general).filter((id) => id in values) };
+}
+
+/** The amounts a text can be, without their sign (a credit note prints some with it, some without). */
+const magnitudes = (v: unknown) => (v === null || v === undefined ? [] : typeof v === 'number' ? [Math.abs(v)] : numberReadings(String(v)).map(Math.abs));
+
+/** Whether some readings of three amounts make the third the sum of the first two, to the cent. */
+function sums(a: unknown, b: unknown, c: unknown): boolean {
+  const [xs, ys, zs] = [magnitudes(a), magnitudes(b), magnitudes(c)];
+  return xs.some((x) => ys.some((y) => zs.some((z) => Math.abs(x + y - z) < 0.011)));
+}
+
+/**
+ * The learned amounts that add up, one the sum of two others (net + tax = total), where the
+ * general model's amounts of those columns do not: the issuer's totals block read as a whole,
+ * which outweighs how sure the general model is of its own.
+ */
+function addingUp(learned: Record<string, unknown>, general: Record<string, unknown>): string[] {
+  const ids = Object.keys(learned);
+  const out = new Set<string>();
+  for (const total of ids) {
+    for (const [i, a] of ids.entries()) {
+      for (const b of ids.slice(i + 1)) {
+        if (a === total || b === total || !sums(learned[a], learned[b], learned[total])) continue;
+        if (sums(general[a], general[b], general[total])) continue;
+        [a, b, total].forEach((id) => out.add(id));
+      }
+    }
+  }
+  return [...out];
 }
