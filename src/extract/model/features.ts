@@ -684,12 +684,14 @@ const ADDRESS_REACH = 25;
 const CENTRED = 0.12;
 
 /**
- * A full stop after a whole word of a recognised address, with more of the address after it: the
- * comma whose tail faint print lost ("TAMAN INDAH. 43000"). In the addresses the corpus's dev
- * receipts print, a word of four letters or more is followed by a comma 137 times and by a full
- * stop once; abbreviations are shorter ("Jln.", "No.").
+ * A full stop after a whole word of a recognised address, or after a number or code ending in a
+ * figure, with more of the address after it: the comma whose tail faint print lost ("TAMAN INDAH.
+ * 43000", "LOT 12. JALAN"). In the addresses the corpus's dev receipts print, a word of four
+ * letters or more is followed by a comma 137 times and by a full stop once, a token ending in a
+ * figure (a postal code aside) by a comma 106 times and never by a full stop; abbreviations are
+ * shorter words ("Jln.", "No.").
  */
-const STOP_AFTER_WORD = /(?<=(?:^|[\s,])\p{L}{4,})\.(?=\s+[\p{L}\d])/gu;
+const STOP_AFTER_WORD = /(?<=(?:^|[\s,])(?:\p{L}{4,}|[\p{L}\d/-]*\d))\.(?=\s+[\p{L}\d])/gu;
 export const recognisedAddress = (text: string) => text.replace(STOP_AFTER_WORD, ',');
 
 /**
