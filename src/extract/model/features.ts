@@ -688,8 +688,8 @@ const CENTRED = 0.12;
  * figure, with more of the address after it: the comma whose tail faint print lost ("TAMAN INDAH.
  * 43000", "LOT 12. JALAN"). In the addresses the corpus's dev receipts print, a word of four
  * letters or more is followed by a comma 137 times and by a full stop once, a token ending in a
- * figure (a postal code aside) by a comma 106 times and never by a full stop; abbreviations are
- * shorter words ("Jln.", "No.").
+ * figure by a comma 111 times and never by a full stop; abbreviations are shorter words ("Jln.",
+ * "No.").
  */
 const STOP_AFTER_WORD = /(?<=(?:^|[\s,])(?:\p{L}{4,}|[\p{L}\d/-]*\d))\.(?=\s+[\p{L}\d])/gu;
 export const recognisedAddress = (text: string) => text.replace(STOP_AFTER_WORD, ',');
