@@ -206,7 +206,7 @@ const MIN_CONSTANT = 0.9;
 function learnedValue(pages: PageModel[], column: Column, field: LearnedField, sizes: LearnedLayout['pages'], general: unknown): { value: unknown; byPlace: boolean } | null {
   const size = sizes.find((p) => p.number === field.page);
   if (!size) return null;
-  const generalText = general === null || general === undefined ? null : normalizeText(String(general));
+  const agreesWithGeneral = generalChoice(column, general, field.order);
   const lastExamplePage = Math.max(...sizes.map((p) => p.number));
   const wanted = field.value === null || field.value === undefined ? '' : compact(normalizeText(String(field.value)));
   const printed = field.text ? compact(normalizeText(field.text)) : wanted;
@@ -238,7 +238,7 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
       const extent = Math.min(width, spanWidth) / Math.max(width, spanWidth, 1e-6);
       // The general model's own choice, when the layout allows it, settles which of two nearly as
       // likely places it is: two runs of words, or two dates at one label (a discount's, the net's).
-      const agrees = generalAgrees(column, span.text, value, general, generalText, field.order) ? 0.3 : 0;
+      const agrees = agreesWithGeneral(span.text, value) ? 0.3 : 0;
       const score = (labelFit >= MIN_LABEL ? labelFit : 0) + 0.8 * place + 0.5 * extent + agrees;
       found.push({ score, value, exact: labelFit >= EXACT_LABEL, byPlace: labelFit < MIN_LABEL });
     }
@@ -275,21 +275,27 @@ function printsConstant(pages: PageModel[], lines: number, texts: string[], alik
   return false;
 }
 
-/** Whether a span's value is the one the general model chose. */
-function generalAgrees(column: Column, text: string, value: unknown, general: unknown, generalText: string | null, order: DayOrder | undefined): boolean {
-  if (generalText === null) return false;
-  if (isTextual(column)) return normalizeText(text) === generalText;
-  if (column.type === 'number' || column.type === 'currency') return sameMagnitude(text, general);
-  if (column.type !== 'date') return false;
+/** Whether a span (its text, and the value read from it) shows the general model's choice; worked out once per field. */
+function generalChoice(column: Column, general: unknown, order: DayOrder | undefined): (text: string, value: unknown) => boolean {
+  if (general === null || general === undefined) return () => false;
+  const generalText = normalizeText(String(general));
+  if (isTextual(column)) return (text) => normalizeText(text) === generalText;
+  if (column.type === 'number' || column.type === 'currency') {
+    const theirs = magnitudes(general);
+    return (text) => alikeAmounts(magnitudes(text), theirs);
+  }
+  if (column.type !== 'date') return () => false;
   const iso = /^\d{4}-\d{2}-\d{2}/.test(generalText) ? generalText.slice(0, 10) : dateIn(generalText, order ?? null);
-  return iso !== null && iso === value;
+  return (_text, value) => iso !== null && iso === value;
 }
 
-function sameMagnitude(text: string, other: unknown): boolean {
-  if (other === null || other === undefined) return false;
-  const theirs = typeof other === 'number' ? [other] : numberReadings(String(other));
-  return numberReadings(text).some((a) => theirs.some((b) => Math.abs(Math.abs(a) - Math.abs(b)) < 0.005));
-}
+/** The amounts a text can be, without their sign (a credit note prints some with it, some without). */
+const magnitudes = (v: unknown) => (v === null || v === undefined ? [] : typeof v === 'number' ? [Math.abs(v)] : numberReadings(String(v)).map(Math.abs));
+
+/** Whether some reading of one amount is some reading of the other, to the cent. */
+const alikeAmounts = (xs: number[], ys: number[]) => xs.some((a) => ys.some((b) => Math.abs(a - b) < 0.005));
+
+const sameMagnitude = (text: string, other: unknown) => alikeAmounts(magnitudes(text), magnitudes(other));
 
 /** The example layout a document matches best, when one matches. */
 export function matchingLayout(pages: PageModel[], layouts: LearnedLayout[]): { layout: LearnedLayout; match: number } | null {
@@ -341,9 +347,6 @@ export function learnedFields(
   }
   return { layout: found.layout.id, values, byPlace, addsUp: addingUp(amounts, general).filter((id) => id in values) };
 }
-
-/** The amounts a text can be, without their sign (a credit note prints some with it, some without). */
-const magnitudes = (v: unknown) => (v === null || v === undefined ? [] : typeof v === 'number' ? [Math.abs(v)] : numberReadings(String(v)).map(Math.abs));
 
 /** Whether some readings of three amounts make the third the sum of the first two, to the cent. */
 function sums(a: unknown, b: unknown, c: unknown): boolean {
