@@ -96,14 +96,7 @@ if (config.store.kind === 'lmdb') {
   await sweep();
   scheduler.every('jobs-sweep', config.jobLeaseMs, sweep);
 }
-// Tails a crash or stop left unmerged are merged in the background (LMDB's bulk loads).
-merger?.resume();
-console.log(`rowsmith: listening on http://${config.host}:${server.port} (${where})`);
-if (config.prebuild) {
-  const large = await app.services.rows.prebuild();
-  if (large) console.log(`rowsmith: building the column cache and search index of ${large} large table(s) in the background`);
-}
-
+// Signals are handled before the server says it listens: a stop right after that line is graceful.
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -126,3 +119,10 @@ async function shutdown(signal: string): Promise<void> {
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// Tails a crash or stop left unmerged are merged in the background (LMDB's bulk loads).
+merger?.resume();
+console.log(`rowsmith: listening on http://${config.host}:${server.port} (${where})`);
+if (config.prebuild) {
+  const large = await app.services.rows.prebuild();
+  if (large) console.log(`rowsmith: building the column cache and search index of ${large} large table(s) in the background`);
+}
