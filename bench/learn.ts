@@ -10,6 +10,8 @@
  * - baseline: the same other documents extracted into a fresh table of the same definition;
  * - isolation: a few documents of other issuers extracted into both tables must score the same.
  * Then the time `POST .../evaluate` takes on a table of 20 corrected receipts.
+ * LEARN_ROTATE=1 lets every document of a group be the corrected one in turn; LEARN_KINDS=invoice
+ * runs one kind.
  * Values are compared the way the corpus' scorer (score.ts) compares them. SPLIT=check prints
  * aggregates only; VERBOSE=1 prints per-document lines and diffs on the dev split only.
  */
@@ -24,6 +26,10 @@ const SPLIT = (process.env.SPLIT ?? 'dev').trim().toLowerCase();
 const VERBOSE = process.env.VERBOSE === '1' && SPLIT === 'dev';
 /** Documents of other issuers extracted into each group's tables: enough to see a leak, few enough for OCR time. */
 const ISOLATION_PER_GROUP = Number(process.env.LEARN_ISOLATION ?? 2);
+/** LEARN_ROTATE=1: every document of a group takes its turn as the corrected one (more pairs to learn from, n times the time). */
+const ROTATE = process.env.LEARN_ROTATE === '1';
+/** LEARN_KINDS=invoice: only these kinds (comma-separated). */
+const KINDS = (process.env.LEARN_KINDS ?? 'invoice,receipt').split(',').map((k) => k.trim());
 /** The issue's evaluate target: this many corrected documents, under this many seconds. */
 const EVALUATE_DOCUMENTS = 20;
 const EVALUATE_TARGET_S = 10;
@@ -343,14 +349,17 @@ export async function run(): Promise<void> {
     let uploads = 0;
     // File names say nothing of the case: the server sees a document as a person would send it.
     const name = (c: Case) => `document-${++uploads}.${c.path.split('.').pop()}`;
-    for (const kind of ['invoice', 'receipt'] as const) {
+    for (const kind of (['invoice', 'receipt'] as const).filter((k) => KINDS.includes(k))) {
       const ofKind = cases.filter((c) => c.kind === kind);
       const byIssuer = new Map<string, Case[]>();
       for (const c of ofKind) byIssuer.set(c.issuer, [...(byIssuer.get(c.issuer) ?? []), c]);
       const groups = [...byIssuer.values()].filter((g) => g.length >= 2);
       const tally: Tally = { groups: groups.length, documents: groups.reduce((n, g) => n + g.length, 0), examples: 0, scored: [], isolation: { documents: 0, better: 0, worse: 0, valuesChanged: 0 } };
       tallies.set(kind, tally);
-      for (const [g, [first, ...others]] of groups.entries()) {
+      const rounds = groups.flatMap((group) => (ROTATE ? group.map((c, k) => [c, ...group.filter((_, j) => j !== k)]) : [group]));
+      if (ROTATE) tally.groups = rounds.length;
+      const baselines = new Map<string, Score>();
+      for (const [g, [first, ...others]] of rounds.entries()) {
         const columns = first!.table.columns_json;
         const taught = await createTable(api, first!.table);
         const fresh = await createTable(api, first!.table);
@@ -359,7 +368,8 @@ export async function run(): Promise<void> {
         if (VERBOSE) console.log(`${kind} group ${g + 1} (${first!.issuer}): ${first!.id} corrected, ${review.example ? 'example recorded' : review.patched ? 'no example (nothing changed)' : 'no row to correct'}`);
         for (const c of others) {
           const after = score(c, columns, await extract(api, taught, c, name(c)));
-          const before = score(c, columns, await extract(api, fresh, c, name(c)));
+          const before = baselines.get(c.id) ?? score(c, columns, await extract(api, fresh, c, name(c)));
+          baselines.set(c.id, before);
           tally.scored.push({ c, before, after });
           if (VERBOSE) {
             console.log(`  ${c.id.padEnd(36)} F1 ${fmt(f1Of(before).f1)} -> ${fmt(f1Of(after).f1)}`);
@@ -386,7 +396,7 @@ export async function run(): Promise<void> {
       }
     }
 
-    const evaluation = await evaluateTiming(api, cases.filter((c) => c.kind === 'receipt'), name);
+    const evaluation = KINDS.includes('receipt') ? await evaluateTiming(api, cases.filter((c) => c.kind === 'receipt'), name) : null;
 
     const env = `split ${SPLIT}, ${cases.length} documents (${cases.filter((c) => c.kind === 'invoice').length} invoice PDFs, ${cases.filter((c) => c.kind === 'receipt').length} receipts); ${machine()}; one rowsmith child process, HTTP on 127.0.0.1`;
     printTable(`Learn by issuer: one corrected document per issuer, the issuer's other documents scored (${env})`, [

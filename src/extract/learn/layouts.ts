@@ -168,6 +168,9 @@ function figureShare(text: string): number {
   return figures + letters ? figures / (figures + letters) : 0;
 }
 
+/** One word of more figures than letters: a number a document is given (an invoice's, an order's), not text its issuer prints on every one. */
+const documentNumber = (text: string) => !/\s/.test(text.trim()) && figureShare(text) > 0.5;
+
 /**
  * Text of the example value's kind: about as long, in about as many words (one when the example's
  * is one: an id, a code), with about as many figures ("EUR" is no "20,16", a name no "Nr. 4711").
@@ -212,9 +215,10 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
   const printed = field.text ? compact(normalizeText(field.text)) : wanted;
   const label = field.label ? normalizeText(field.label) : null;
   const width = (field.box.x1 - field.box.x0) / size.width;
-  // The issuer's own text (its name, its address) printed again, wherever it stands: the example's value.
-  if (isTextual(column) && wanted && printsConstant(pages, field.lines, [printed, wanted])) return { value: field.value, byPlace: false };
-  const found: Array<{ score: number; value: unknown; exact: boolean; byPlace: boolean }> = [];
+  // The issuer's own text (its name, its address) printed again, wherever it stands: the example's
+  // value. Not a number of one document (its invoice number, which a credit note cites).
+  if (isTextual(column) && wanted && !documentNumber(String(field.value)) && printsConstant(pages, field.lines, [printed, wanted])) return { value: field.value, byPlace: false };
+  const found: Array<{ score: number; value: unknown; text: string; exact: boolean; byPlace: boolean }> = [];
   let labelPrinted = false;
   // A field in the lower half of a one-page example (its totals, its terms) closes the document:
   // a longer document prints it on its last page, after the items that filled the pages before.
@@ -240,13 +244,14 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
       // likely places it is: two runs of words, or two dates at one label (a discount's, the net's).
       const agrees = agreesWithGeneral(span.text, value) ? 0.3 : 0;
       const score = (labelFit >= MIN_LABEL ? labelFit : 0) + 0.8 * place + 0.5 * extent + agrees;
-      found.push({ score, value, exact: labelFit >= EXACT_LABEL, byPlace: labelFit < MIN_LABEL });
+      found.push({ score, value, text: span.text, exact: labelFit >= EXACT_LABEL, byPlace: labelFit < MIN_LABEL });
     }
   }
   // The very label the example's value stood at, when the document prints it, rules out near ones
   // ("Total incl. tax" is no "Total excl. tax"), even when what stands beside it does not read.
   const pool = labelPrinted ? found.filter((f) => f.exact) : found;
-  const best = pool.reduce<(typeof found)[number] | null>((top, f) => (!top || f.score > top.score ? f : top), null);
+  // Of runs of words over one place (the same score), the longest: "1,12 -" with the sign set apart, not "1,12".
+  const best = pool.reduce<(typeof found)[number] | null>((top, f) => (!top || f.score > top.score || (f.score === top.score && f.text.length > top.text.length) ? f : top), null);
   return best ? { value: best.value, byPlace: best.byPlace } : null;
 }
 
@@ -345,7 +350,37 @@ export function learnedFields(
     values[column.id] = value;
     if (learned.byPlace) byPlace.push(column.id);
   }
+  signedLikeTheirSum(values, general, columns);
   return { layout: found.layout.id, values, byPlace, addsUp: addingUp(amounts, general).filter((id) => id in values) };
+}
+
+/**
+ * A credit note prints some amounts with their minus and some without ("Tax 1,12" under "Net
+ * -7,67"). A learned amount printed unsigned that adds up with the document's other amounts
+ * (net + tax = total, to the cent), all of which are negative, is negative too.
+ */
+function signedLikeTheirSum(values: Record<string, unknown>, general: Record<string, unknown>, columns: Column[]): void {
+  const ids = columns.filter((c) => c.type === 'number' || c.type === 'currency').map((c) => c.id);
+  const raw = (id: string) => (id in values ? values[id] : general[id]);
+  const signed = (id: string) => {
+    const v = raw(id);
+    return v === null || v === undefined ? [] : typeof v === 'number' ? [v] : numberReadings(String(v));
+  };
+  for (const total of ids) {
+    for (const [i, a] of ids.entries()) {
+      for (const b of ids.slice(i + 1)) {
+        if (a === total || b === total) continue;
+        const triple = [a, b, total];
+        const unsigned = triple.filter((id) => id in values && signed(id).every((x) => x > 0));
+        const others = triple.filter((id) => !unsigned.includes(id));
+        if (unsigned.length !== 1 || !others.every((id) => signed(id).length && signed(id).every((x) => x < 0))) continue;
+        const [id] = unsigned as [string];
+        // Its reading that completes the sum, negative.
+        const fitting = signed(id).find((x) => sums(...(triple.map((t) => (t === id ? x : raw(t))) as [unknown, unknown, unknown])));
+        if (fitting !== undefined) values[id] = -fitting;
+      }
+    }
+  }
 }
 
 /** Whether some readings of three amounts make the third the sum of the first two, to the cent. */

@@ -3,7 +3,7 @@ import type { Column } from '../../domain/columns';
 import type { DayOrder } from '../dates';
 import { labelSimilarity } from '../lexicon';
 import type { Box, PageModel } from '../layout/page';
-import { dateOrderOf, fitOf, isTextual, sameValue } from './match';
+import { dateOrderOf, fitOf, isTextual, numberReadings } from './match';
 import { spansOf, type Span } from './spans';
 
 export interface Location {
@@ -42,6 +42,16 @@ function toLocation(span: Span, fit: number, order?: DayOrder): Location {
 /** How well a location's label names the column, 0..1 (across the lexicon's languages: "Due date" and "Zahlbar bis"). */
 const namedBy = (l: Location, column: Column) => (l.label ? labelSimilarity(column.name, l.label) : 0);
 
+/** Whether a text reads as a negative amount with its sign (a value printed signed where it is unsigned elsewhere). */
+function signed(text: string, value: unknown, column: Pick<Column, 'type'>): boolean {
+  if (column.type !== 'number' && column.type !== 'currency') return false;
+  const v = Number(value);
+  return v < 0 && numberReadings(text).some((n) => Math.abs(n - v) < 0.005);
+}
+
+/** A label this alike names a column outright ("Fälligkeit" a due date); "Lieferdatum" only half names an issue date. */
+const NAMED_OUTRIGHT = 0.9;
+
 /** Two locations over the same words: one box covers most of the other (a value, and the line around it). */
 function samePlace(a: Location, b: Location): boolean {
   if (a.page !== b.page) return false;
@@ -66,11 +76,11 @@ export function locateRow(pages: PageModel[], columns: Column[], values: Record<
     if (v === null || v === undefined || v === '' || column.type === 'boolean') continue;
     const all = locateAll(pages, column, v).slice(0, 50);
     if (!all.length) continue;
-    // A value another column holds too (an issue date that is also the due date): among places
-    // that show it equally well, the one at this column's own label first.
-    const shared = columns.some((other) => other.id !== column.id && other.type === column.type && sameValue(values[other.id], v, column));
-    const ranked = all.map((l, i) => ({ l, i, named: shared ? namedBy(l, column) : 0 }));
-    ranked.sort((a, b) => b.l.fit - a.l.fit || b.named - a.named || a.i - b.i);
+    // Among places that show the value equally well: one that prints its sign (a credit note's
+    // "1,12 -" beside "1,12"), then the one at this column's own label ("Net total" rather than a
+    // line of the tax breakdown; the due date's label where it equals the issue date).
+    const ranked = all.map((l, i) => ({ l, i, signed: Number(signed(l.text, v, column)), named: namedBy(l, column) }));
+    ranked.sort((a, b) => b.l.fit - a.l.fit || b.signed - a.signed || b.named - a.named || a.i - b.i);
     found.set(column.id, ranked.map((r) => r.l));
   }
   const centre = (l: Location) => (l.box.y0 + l.box.y1) / 2;
@@ -87,11 +97,17 @@ export function locateRow(pages: PageModel[], columns: Column[], values: Record<
     }
   }
   const out = new Map<string, Location>();
+  const byId = new Map(columns.map((c) => [c.id, c]));
   for (const [id, list] of found) {
-    const best = most > 0 && anchor ? (list.find((l) => sameLine(l, anchor!)) ?? list[0]!) : list[0]!;
+    // A place its own label names outright (a due date's, not the line where the issue date
+    // equals it) goes before the anchor's line.
+    const named = list.map((l) => namedBy(l, byId.get(id)!));
+    const top = Math.max(...named);
+    const pool = top >= NAMED_OUTRIGHT ? list.filter((_, i) => named[i] === top) : list;
+    const best = most > 0 && anchor ? (pool.find((l) => sameLine(l, anchor!)) ?? pool[0]!) : pool[0]!;
     out.set(id, best);
   }
-  if (options.exclusive) separate(out, found, new Map(columns.map((c) => [c.id, c])));
+  if (options.exclusive) separate(out, found, byId);
   return out;
 }
 
