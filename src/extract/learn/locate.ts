@@ -49,6 +49,8 @@ function signed(text: string, value: unknown, column: Pick<Column, 'type'>): boo
   return v < 0 && numberReadings(text).some((n) => Math.abs(n - v) < 0.005);
 }
 
+const isZero = (value: unknown, column: Pick<Column, 'type'>) => (column.type === 'number' || column.type === 'currency') && Number(value) === 0;
+
 /** A label this alike names a column outright ("Fälligkeit" a due date); "Lieferdatum" only half names an issue date. */
 const NAMED_OUTRIGHT = 0.9;
 
@@ -71,6 +73,7 @@ function samePlace(a: Location, b: Location): boolean {
  */
 export function locateRow(pages: PageModel[], columns: Column[], values: Record<string, unknown>, options: { exclusive?: boolean } = {}): Map<string, Location> {
   const found = new Map<string, Location[]>();
+  const byId = new Map(columns.map((c) => [c.id, c]));
   for (const column of columns) {
     const v = values[column.id];
     if (v === null || v === undefined || v === '' || column.type === 'boolean') continue;
@@ -85,19 +88,20 @@ export function locateRow(pages: PageModel[], columns: Column[], values: Record<
   }
   const centre = (l: Location) => (l.box.y0 + l.box.y1) / 2;
   const sameLine = (a: Location, b: Location) => a.page === b.page && Math.abs(centre(a) - centre(b)) <= Math.max(a.box.y1 - a.box.y0, b.box.y1 - b.box.y0);
-  // The anchor: the place most of the row's values share a line with.
+  // The anchor: the place most of the row's values share a line with. A zero is printed in many
+  // places (a rate, a charge there is none of) and shows no line.
+  const placed = [...found].filter(([id]) => !isZero(values[id], byId.get(id)!)).map(([, list]) => list);
   let anchor: Location | null = null;
   let most = -1;
-  for (const list of found.values()) {
+  for (const list of placed) {
     for (const candidate of list) {
       let n = 0;
       // Another value at this very place (the same date in two columns) shares no line with it.
-      for (const other of found.values()) if (other !== list && other.some((o) => sameLine(o, candidate) && !samePlace(o, candidate))) n++;
+      for (const other of placed) if (other !== list && other.some((o) => sameLine(o, candidate) && !samePlace(o, candidate))) n++;
       if (n > most) [anchor, most] = [candidate, n];
     }
   }
   const out = new Map<string, Location>();
-  const byId = new Map(columns.map((c) => [c.id, c]));
   for (const [id, list] of found) {
     // A place its own label names outright (a due date's, not the line where the issue date
     // equals it) goes before the anchor's line.
