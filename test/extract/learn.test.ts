@@ -107,6 +107,31 @@ describe('spans and locations', () => {
     expect([bare.get('issue')?.box.y0, bare.get('due')?.box.y0]).toEqual([100, 100]);
   });
 
+  test("a value its own label names outright is placed there, not on the line the row's other values share", () => {
+    const header = [
+      { id: 'number', name: 'Invoice number', type: 'string', required: false },
+      { id: 'issue', name: 'Issue date', type: 'date', required: false },
+      { id: 'due', name: 'Due date', type: 'date', required: false },
+    ] satisfies Column[];
+    // The due date equals the issue date, printed on the invoice number's line and again at its own label.
+    const p = page([[50, 60, 'Invoice 4711 of 03.04.2024'], [50, 400, 'Fälligkeit 03.04.2024']]);
+    const placed = locateRow([p], header, { number: '4711', issue: '2024-04-03', due: '2024-04-03' }, { exclusive: true });
+    expect([placed.get('issue')?.box.y0, placed.get('due')?.box.y0]).toEqual([60, 400]);
+  });
+
+  test('of places showing an amount, the one printing its minus; a zero amount anchors no line', () => {
+    const amounts = [
+      { id: 'net', name: 'Net amount', type: 'number', required: false },
+      { id: 'tax', name: 'Tax amount', type: 'number', required: false },
+      { id: 'total', name: 'Total', type: 'number', required: false },
+    ] satisfies Column[];
+    const credit = page([[50, 100, 'VAT 1.12'], [300, 500, 'VAT amount -1.12']]);
+    expect(locateRow([credit], [amounts[1]!], { tax: -1.12 }).get('tax')?.box.y0).toBe(500);
+    // An item line holds a rate of 0 beside an amount equal to the net: the totals block's net is the net.
+    const zeroRated = page([[50, 100, 'Cover 0 50.00'], [300, 500, 'Net amount 50.00'], [300, 520, 'Tax amount 0.00'], [300, 540, 'Grand total 50.00']]);
+    expect(locateRow([zeroRated], amounts, { net: 50, tax: 0, total: 50 }).get('net')?.box.y0).toBe(500);
+  });
+
   test('text documents become pages of characters and lines', () => {
     const pages = pagesFromLines([
       { page: 1, y: 0, size: 1, segments: [{ text: 'Total: 12.00', x0: 0, x1: 12 }], text: 'Total: 12.00' },
@@ -286,6 +311,46 @@ describe('learned layouts', () => {
     const first = page([...letterhead, [50, 120, '05/06/2024'], [50, 300, 'Item one'], [450, 300, '40.00'], [450, 780, 'continued']]);
     const last: PageModel = { ...page([[50, 100, 'Item two'], [450, 100, '78.75'], [300, 200, 'Pay this'], [450, 200, '118.75']]), number: 2 };
     expect(learnedFields([first, last], columns, [layout]).values).toEqual({ vendor: 'Brightwater Joinery Ltd', total: '118.75', date: '2024-06-05' });
+  });
+
+  test("a credit note's amount the layout reads unsigned takes the sign of the negative amounts it adds up with", () => {
+    const amounts = [column('net', 'number'), column('tax', 'number'), column('total', 'number')];
+    const block = (net: string, tax: string, total: string) => page([...letterhead, [300, 560, 'Net'], [450, 560, net], [300, 580, 'VAT'], [450, 580, tax], [300, 600, 'Total'], [450, 600, total]]);
+    const example = block('-80.00', '15.20', '-95.20');
+    const taxField = { column_id: 'tax', value: -15.2, page: 1, box: { x0: 450, y0: 580, x1: 480, y1: 590 }, label: 'VAT', lines: 1, text: '15.20' };
+    const credit: LearnedLayout = { id: 'exmp_6', fingerprint: fingerprintOf([example]), pages: [{ number: 1, width: 600, height: 800 }], fields: [taxField] };
+    const next = block('-100.00', '19.00', '-119.00');
+    expect(learnedFields([next], amounts, [credit], { net: '-100.00', total: '-119.00' }).values.tax).toBe(-19);
+    // Beside positive amounts it stays as printed.
+    expect(learnedFields([block('100.00', '19.00', '119.00')], amounts, [credit], { net: '100.00', total: '119.00' }).values.tax).toBe('19.00');
+  });
+
+  test('of two runs of words over one place, the whole: a minus set apart after the amount is kept', () => {
+    const amounts = [column('tax', 'number')];
+    const example = page([...letterhead, [300, 580, 'VAT'], [450, 580, '15.20']]);
+    const learned: LearnedLayout = {
+      id: 'exmp_7',
+      fingerprint: fingerprintOf([example]),
+      pages: [{ number: 1, width: 600, height: 800 }],
+      fields: [{ column_id: 'tax', value: 15.2, page: 1, box: { x0: 450, y0: 580, x1: 480, y1: 590 }, label: 'VAT', lines: 1, text: '15.20' }],
+    };
+    // The minus stands inside the amount's box (a narrow column), so both runs cover one place.
+    const next = page([...letterhead, [300, 580, 'VAT']]);
+    next.words.push({ text: '1.12', x0: 450, y0: 580, x1: 474, y1: 590 }, { text: '-', x0: 470, y0: 580, x1: 474, y1: 590 });
+    expect(learnedFields([next], amounts, [learned]).values.tax).toBe('1.12 -');
+  });
+
+  test("the invoice number of the example, cited by the issuer's next document (a credit note's original), is not taken as constant text", () => {
+    const ids = [column('number', 'string')];
+    const example = page([...letterhead, [50, 80, 'Invoice no. 20240017']]);
+    const numbered: LearnedLayout = {
+      id: 'exmp_8',
+      fingerprint: fingerprintOf([example]),
+      pages: [{ number: 1, width: 600, height: 800 }],
+      fields: [{ column_id: 'number', value: '20240017', page: 1, box: { x0: 122, y0: 80, x1: 170, y1: 90 }, label: 'Invoice no.', lines: 1, text: '20240017' }],
+    };
+    const next = page([...letterhead, [50, 80, 'Invoice no. 20240031'], [50, 300, 'Corrects invoice 20240017']]);
+    expect(learnedFields([next], ids, [numbered]).values.number).toBe('20240031');
   });
 
   test('a field the document does not show where the example has it is left to the general model', () => {
