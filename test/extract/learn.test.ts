@@ -353,6 +353,23 @@ describe('learned layouts', () => {
     expect(learnedFields([next], ids, [numbered]).values.number).toBe('20240031');
   });
 
+  test("a name found by its place alone is not a run of the example's address words (a misread name line merged into the address)", () => {
+    const shop = [column('company', 'string'), column('address', 'string')];
+    const example = page([[50, 30, 'KEDAI MAJU S/B'], [50, 44, 'LOT 7, JALAN MAWAR'], [50, 58, '41150 KLANG']]);
+    const learned: LearnedLayout = {
+      id: 'exmp_9',
+      fingerprint: fingerprintOf([example]),
+      pages: [{ number: 1, width: 600, height: 800 }],
+      fields: [
+        { column_id: 'company', value: 'KEDAI MAJU S/B', page: 1, box: { x0: 50, y0: 30, x1: 134, y1: 40 }, label: null, lines: 1, text: 'KEDAI MAJU S/B' },
+        { column_id: 'address', value: 'LOT 7, JALAN MAWAR 41150 KLANG', page: 1, box: { x0: 50, y0: 44, x1: 158, y1: 68 }, label: null, lines: 2, text: 'LOT 7, JALAN MAWAR 41150 KLANG' },
+      ],
+    };
+    // The next receipt's name line was misread and sits lower: where the name stood, the address begins.
+    const next = page([[50, 30, 'LOT 7, JALAN MAWAR'], [50, 44, '41150 KLANG'], [50, 80, 'KEDA1 MAJU S/8']]);
+    expect(learnedFields([next], shop, [learned]).values.company).toBeUndefined();
+  });
+
   test('a field the document does not show where the example has it is left to the general model', () => {
     const next = page([...letterhead, [300, 600, 'Balance'], [450, 600, '118.75']]);
     expect(learnedFields([next], columns, [layout]).values).toEqual({ vendor: 'Brightwater Joinery Ltd' });

@@ -206,7 +206,8 @@ const MIN_CONSTANT = 0.9;
  * with no label or printed text of the example's to go by), or null when it is not where the
  * example shows it.
  */
-function learnedValue(pages: PageModel[], column: Column, field: LearnedField, sizes: LearnedLayout['pages'], general: unknown): { value: unknown; byPlace: boolean } | null {
+function learnedValue(pages: PageModel[], column: Column, field: LearnedField, layout: LearnedLayout, general: unknown): { value: unknown; byPlace: boolean } | null {
+  const sizes = layout.pages;
   const size = sizes.find((p) => p.number === field.page);
   if (!size) return null;
   const agreesWithGeneral = generalChoice(column, general, field.order);
@@ -215,6 +216,13 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
   const printed = field.text ? compact(normalizeText(field.text)) : wanted;
   const label = field.label ? normalizeText(field.label) : null;
   const width = (field.box.x1 - field.box.x0) / size.width;
+  // The example's other texts (its address, when this is its name): a run of their words is theirs.
+  const otherTexts = isTextual(column)
+    ? layout.fields
+        .filter((f) => f.column_id !== field.column_id && typeof f.value === 'string' && /\p{L}{3}/u.test(f.value))
+        .map((f) => compact(normalizeText(String(f.value))))
+        .filter((t) => !t.includes(wanted))
+    : [];
   // The issuer's own text (its name, its address) printed again, wherever it stands: the example's
   // value. Not a number of one document (its invoice number, which a credit note cites).
   if (isTextual(column) && wanted && !documentNumber(String(field.value)) && printsConstant(pages, field.lines, [printed, wanted])) return { value: field.value, byPlace: false };
@@ -235,6 +243,8 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, s
       if (labelFit >= EXACT_LABEL) labelPrinted = true;
       const value = valueOf(span, column, field);
       if (value === null) continue;
+      const words = otherTexts.length ? compact(normalizeText(span.text)) : '';
+      if (words && otherTexts.some((t) => t.includes(words))) continue;
       const place = closeness(field.box, size, span.box, page);
       // At the example's label, or where it stood when it had none.
       if (!(labelFit >= MIN_LABEL || (!label && place >= MIN_PLACE))) continue;
@@ -340,7 +350,7 @@ export function learnedFields(
     const own = general[column.id];
     // The general model already read the issuer's own text (its name, its currency): it stays.
     if (isTextual(column) && own !== null && own !== undefined && normalizeText(String(own)) === normalizeText(String(field.value ?? ''))) continue;
-    const learned = learnedValue(pages, column, field, found.layout.pages, own);
+    const learned = learnedValue(pages, column, field, found.layout, own);
     if (!learned) continue;
     const { value } = learned;
     if (column.type === 'number' || column.type === 'currency') amounts[column.id] = value;
