@@ -65,8 +65,10 @@ function samePlace(a: Location, b: Location): boolean {
 
 /**
  * Where each value of one row is printed. A value printed more than once (a price on several
- * lines of a table) is taken from the line that holds most of the row's other values; a value two
- * columns hold, from the place whose label names each column. With `exclusive`, two columns never
+ * lines of a table) is taken from the line that holds most of the row's other values, unless its
+ * column's label names another place outright; otherwise from the place that prints its sign, then
+ * the one whose label names its column (so a value two columns hold goes, for each, to its own
+ * label). With `exclusive`, two columns never
  * share a place (a due date equal to the issue date, printed once): the column its label names
  * better keeps it, the other is left unplaced when the document shows it nowhere else, so that an
  * example does not teach the other column's label.
