@@ -11,7 +11,7 @@ import { fits } from '../coerce';
 import type { DayOrder } from '../dates';
 import { IBAN_RE, validIban } from '../fields/values';
 import type { Box, PageModel } from '../layout/page';
-import { dateIn, isTextual, normalizeText, numberReadings, similarity } from './match';
+import { dateIn, isAmount, isTextual, normalizeText, numberReadings, similarity } from './match';
 import { lineTexts, pageText, spansOf, type Span } from './spans';
 
 export interface Fingerprint {
@@ -184,7 +184,7 @@ function sameKind(text: string, example: string): boolean {
 
 /** The value of `column` a span shows, read the example's way; null when it shows none. */
 function valueOf(span: Span, column: Column, field: LearnedField): unknown {
-  if (column.type === 'number' || column.type === 'currency') {
+  if (isAmount(column)) {
     // As many decimals as the example printed: "212" where "2.12" stood lost its point to the recogniser.
     if (field.text && decimalsOf(field.text) !== decimalsOf(span.text)) return null;
     return numberReadings(span.text).length && fits(span.text, column) ? span.text : null;
@@ -295,7 +295,7 @@ function generalChoice(column: Column, general: unknown, order: DayOrder | undef
   if (general === null || general === undefined) return () => false;
   const generalText = normalizeText(String(general));
   if (isTextual(column)) return (text) => normalizeText(text) === generalText;
-  if (column.type === 'number' || column.type === 'currency') {
+  if (isAmount(column)) {
     const theirs = magnitudes(general);
     return (text) => alikeAmounts(magnitudes(text), theirs);
   }
@@ -353,9 +353,9 @@ export function learnedFields(
     const learned = learnedValue(pages, column, field, found.layout, own);
     if (!learned) continue;
     const { value } = learned;
-    if (column.type === 'number' || column.type === 'currency') amounts[column.id] = value;
+    if (isAmount(column)) amounts[column.id] = value;
     // The same amount as the general model's: its sign, which the document's kind decides (a credit note), stays the general model's.
-    if ((column.type === 'number' || column.type === 'currency') && typeof value === 'string' && sameMagnitude(value, own)) continue;
+    if (isAmount(column) && typeof value === 'string' && sameMagnitude(value, own)) continue;
     if (value === null || value === undefined || value === '') continue;
     values[column.id] = value;
     if (learned.byPlace) byPlace.push(column.id);
@@ -370,25 +370,27 @@ export function learnedFields(
  * (net + tax = total, to the cent), all of which are negative, is negative too.
  */
 function signedLikeTheirSum(values: Record<string, unknown>, general: Record<string, unknown>, columns: Column[]): void {
-  const ids = columns.filter((c) => c.type === 'number' || c.type === 'currency').map((c) => c.id);
   const raw = (id: string) => (id in values ? values[id] : general[id]);
   const signed = (id: string) => {
     const v = raw(id);
     return v === null || v === undefined ? [] : typeof v === 'number' ? [v] : numberReadings(String(v));
   };
+  for (const triple of sumTriples(columns.filter(isAmount).map((c) => c.id))) {
+    const unsigned = triple.filter((id) => id in values && signed(id).every((x) => x > 0));
+    const others = triple.filter((id) => !unsigned.includes(id));
+    if (unsigned.length !== 1 || !others.every((id) => signed(id).length && signed(id).every((x) => x < 0))) continue;
+    const [id] = unsigned as [string];
+    // Its reading that completes the sum, negative.
+    const fitting = signed(id).find((x) => sums(...(triple.map((t) => (t === id ? x : raw(t))) as [unknown, unknown, unknown])));
+    if (fitting !== undefined) values[id] = -fitting;
+  }
+}
+
+/** Every way three of the columns can be two amounts and their total: [a, b, total]. */
+function* sumTriples(ids: string[]): Generator<[string, string, string]> {
   for (const total of ids) {
     for (const [i, a] of ids.entries()) {
-      for (const b of ids.slice(i + 1)) {
-        if (a === total || b === total) continue;
-        const triple = [a, b, total];
-        const unsigned = triple.filter((id) => id in values && signed(id).every((x) => x > 0));
-        const others = triple.filter((id) => !unsigned.includes(id));
-        if (unsigned.length !== 1 || !others.every((id) => signed(id).length && signed(id).every((x) => x < 0))) continue;
-        const [id] = unsigned as [string];
-        // Its reading that completes the sum, negative.
-        const fitting = signed(id).find((x) => sums(...(triple.map((t) => (t === id ? x : raw(t))) as [unknown, unknown, unknown])));
-        if (fitting !== undefined) values[id] = -fitting;
-      }
+      for (const b of ids.slice(i + 1)) if (a !== total && b !== total) yield [a, b, total];
     }
   }
 }
@@ -405,16 +407,10 @@ function sums(a: unknown, b: unknown, c: unknown): boolean {
  * which outweighs how sure the general model is of its own.
  */
 function addingUp(learned: Record<string, unknown>, general: Record<string, unknown>): string[] {
-  const ids = Object.keys(learned);
   const out = new Set<string>();
-  for (const total of ids) {
-    for (const [i, a] of ids.entries()) {
-      for (const b of ids.slice(i + 1)) {
-        if (a === total || b === total || !sums(learned[a], learned[b], learned[total])) continue;
-        if (sums(general[a], general[b], general[total])) continue;
-        [a, b, total].forEach((id) => out.add(id));
-      }
-    }
+  for (const [a, b, total] of sumTriples(Object.keys(learned))) {
+    if (!sums(learned[a], learned[b], learned[total]) || sums(general[a], general[b], general[total])) continue;
+    [a, b, total].forEach((id) => out.add(id));
   }
   return [...out];
 }

@@ -3,7 +3,7 @@ import type { Column } from '../../domain/columns';
 import type { DayOrder } from '../dates';
 import { labelSimilarity } from '../lexicon';
 import type { Box, PageModel } from '../layout/page';
-import { dateOrderOf, fitOf, isTextual, numberReadings } from './match';
+import { dateOrderOf, fitOf, isAmount, isTextual, numberReadings } from './match';
 import { spansOf, type Span } from './spans';
 
 export interface Location {
@@ -44,12 +44,12 @@ const namedBy = (l: Location, column: Column) => (l.label ? labelSimilarity(colu
 
 /** Whether a text reads as a negative amount with its sign (a value printed signed where it is unsigned elsewhere). */
 function signed(text: string, value: unknown, column: Pick<Column, 'type'>): boolean {
-  if (column.type !== 'number' && column.type !== 'currency') return false;
+  if (!isAmount(column)) return false;
   const v = Number(value);
   return v < 0 && numberReadings(text).some((n) => Math.abs(n - v) < 0.005);
 }
 
-const isZero = (value: unknown, column: Pick<Column, 'type'>) => (column.type === 'number' || column.type === 'currency') && Number(value) === 0;
+const isZero = (value: unknown, column: Pick<Column, 'type'>) => isAmount(column) && Number(value) === 0;
 
 /** A label this alike names a column outright ("Fälligkeit" a due date); "Lieferdatum" only half names an issue date. */
 const NAMED_OUTRIGHT = 0.9;

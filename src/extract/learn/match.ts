@@ -59,11 +59,13 @@ export function dateIn(text: string, order: DayOrder): string | null {
 
 const TEXTUAL = new Set(['string', 'text', 'email', 'url', 'enum', 'multi_select']);
 export const isTextual = (column: Pick<Column, 'type'>) => TEXTUAL.has(column.type);
+/** Columns of amounts: numbers and money. */
+export const isAmount = (column: Pick<Column, 'type'>) => column.type === 'number' || column.type === 'currency';
 
 /** How well `text` shows `value` of `column`: 1 exactly, less for text that differs by a few letters, 0 not at all. */
 export function fitOf(text: string, value: unknown, column: Pick<Column, 'type'>): number {
   if (value === null || value === undefined || value === '') return 0;
-  if (column.type === 'number' || column.type === 'currency') {
+  if (isAmount(column)) {
     const v = typeof value === 'number' ? value : Number(value);
     return Number.isFinite(v) && numberReadings(text).some((n) => Math.abs(Math.abs(n) - Math.abs(v)) < 0.005) ? 1 : 0;
   }
@@ -79,7 +81,7 @@ export const hasValue = (v: unknown) => !isEmpty(v) && !(Array.isArray(v) && v.l
 /** Whether an extracted value is the reviewed one: numbers to the cent, dates by day, text alike but for case, spacing and the punctuation around it. */
 export function sameValue(a: unknown, b: unknown, column: Pick<Column, 'type'>): boolean {
   if (!hasValue(a) || !hasValue(b)) return !hasValue(a) && !hasValue(b);
-  if (column.type === 'number' || column.type === 'currency') return Math.abs(Number(a) - Number(b)) < 0.005;
+  if (isAmount(column)) return Math.abs(Number(a) - Number(b)) < 0.005;
   if (column.type === 'date') return String(a).slice(0, 10) === String(b).slice(0, 10);
   if (Array.isArray(a) || Array.isArray(b)) return JSON.stringify(a) === JSON.stringify(b);
   return normalizeText(String(a)).replace(/\s+/g, '') === normalizeText(String(b)).replace(/\s+/g, '');
