@@ -167,6 +167,14 @@ describe('candidate features', () => {
     expect(endsAddress('1237-TMN INDAH PERDANA')).toBe(false);
   });
 
+  test('a telephone number after a label of any word ends an address; a labelled house or postal number does not', () => {
+    expect(endsAddress('Outlet:03-8062 6265 Careline:03-5638 1988')).toBe(true);
+    expect(endsAddress('Hotline : (03) 1234 5678')).toBe(true);
+    expect(endsAddress('Selangor Branch:1-300-88-1234')).toBe(true);
+    expect(endsAddress('NO: G3, BLK G, JLN 1A/3,')).toBe(false);
+    expect(endsAddress('Lot: 12-3, Market Road 40150')).toBe(false);
+  });
+
   test('currency: signs beside amounts, and the usual currency of the language as a weaker hint', () => {
     const { layout, wants, result } = ruleFields(linesFromText('Total   € 12,00'), INVOICE_COLUMNS);
     const want = wants.find((w) => w.column.id === 'currency')!;
@@ -454,6 +462,9 @@ describe('receipt features', () => {
     expect(bare['party:without_id']).toBe(1);
     expect(bare['party:rule_vendor']).toBeGreaterThan(0);
     expect(cands.find((c) => c.value === 'ACME TRADING SDN BHD (123456-A)')!.features['party:id_like']).toBe(1);
+    // The label of a registration number, without its number, is no name.
+    const labelled = candidatesOf('CORNER STORE\nCO.NO. (123456-A)\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS);
+    expect(labelled.map((c) => c.value)).not.toContain('CO.NO.');
     const wrapped = candidatesOf('ACME TRADING\nSDN BHD\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS);
     expect(wrapped.find((c) => c.value === 'ACME TRADING')!.features['party:cut']).toBe(1);
     expect(wrapped.find((c) => c.value === 'ACME TRADING SDN BHD')!.features['party:cut']).toBe(0);

@@ -616,8 +616,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const onePiece = row.every((s, k) => (nameLike(s.text) || !/\p{L}{2}/u.test(s.text)) && (k === 0 || s.x0 - row[k - 1]!.x1 <= gap));
     if (row.length > 1 && nameLike(text)) add(text, i, row[0], onePiece ? row.map((s) => s.text) : []);
     // A name followed by its registration number ("ACME SDN BHD (123456-A)"): the name alone.
+    // Not the label of the number alone ("CO. NO. (123456-A)"): a name holds a word.
     const bare = text.replace(TRAILING_ID, '').trim();
-    if (bare !== text && nameLike(bare)) {
+    if (bare !== text && nameLike(bare) && /\p{L}{3}/u.test(bare)) {
       const before = out.length;
       add(bare, i, row[0], [text, ...row.map((s) => s.text)]);
       if (out.length > before) out.at(-1)!.features['party:without_id'] = 1;
@@ -653,6 +654,12 @@ const LABELLED = 0.8;
  */
 const PHONE_LINE = /^\+?[\d()]+(?:[\s./-]+[\d()]+)+[,;.]?$/;
 const phoneLine = (t: string) => PHONE_LINE.test(t) && (t.match(/\d/g) ?? []).length >= 7;
+/**
+ * A telephone number after a label of its own, whatever the label's word ("Outlet: 03-1234567",
+ * "Careline:1-300-88-1234"): a word, a colon, then seven digits or more in groups.
+ */
+const LABELLED_PHONE = /\p{L}{3,}\.?\s*:\s*(\+?[\d()]+(?:[\s./-]*[\d()]+)*)/gu;
+const labelledPhone = (t: string) => [...t.matchAll(LABELLED_PHONE)].some((m) => (m[1]!.match(/\d/g) ?? []).length >= 7);
 
 /** A line an issuer's address stops before: its contacts, tax or registration numbers, a date, a title or an amount. */
 export function endsAddress(text: string): boolean {
@@ -660,6 +667,7 @@ export function endsAddress(text: string): boolean {
   return (
     CONTACT.test(t) ||
     phoneLine(t) ||
+    labelledPhone(t) ||
     issuerDetail(t) ||
     REGISTRATION_LINE.test(t) ||
     labelledDetail(t) ||

@@ -30,6 +30,21 @@ const ONE_WORD_FORMS = [...new Set(LEGAL_FORMS.filter((f) => !/\s/.test(f) && f.
 
 const alike = glyphsAlike(PRINT_GROUPS);
 
+/** Two words of letters joined by a full stop, the second maybe ending in one ("Sdn.Bhd", "PTY.LTD."). */
+const JOINED = /^(\p{L}{2,})\.(\p{L}{2,}\.?)$/u;
+
+/**
+ * Whether `read` is the second word of a form whose first word read exactly: one confusable glyph
+ * off, or, for a word of three letters or more, one letter of any kind ("SDN RHD"): after "SDN"
+ * or "PTE" nothing else of that shape goes on.
+ */
+function continues(read: string, second: string): boolean {
+  if (oneGlyphFrom(read, second, alike)) return true;
+  const upper = read.toUpperCase();
+  if (second.length < 3 || upper.length !== second.length || upper === second || !/^\p{Lu}+$/u.test(upper)) return false;
+  return [...second].filter((c, i) => c !== upper[i]).length === 1;
+}
+
 /**
  * The texts of one line's words, in reading order, with misread legal forms repaired. Returns
  * the same array when nothing was repaired.
@@ -45,10 +60,17 @@ export function repairLegalForms(texts: string[]): string[] {
     const core = bare(word.core);
     const next = i + 1 < texts.length ? split(texts[i + 1]!) : null;
     const nextCore = next ? bare(next.core) : null;
+    // The form's two words joined by a full stop the recogniser read without a space ("SDN.BHD").
+    const joined = JOINED.exec(word.core);
     for (const [first, second] of TWO_WORD_FORMS) {
-      if (nextCore === null) break;
+      if (joined) {
+        const [, one, two] = joined as unknown as [string, string, string];
+        if (oneGlyphFrom(one, first, alike) && bare(two).toUpperCase() === second) set(i, word.before + repaired(one, first) + '.' + two + word.after);
+        if (one.toUpperCase() === first && continues(bare(two), second)) set(i, word.before + one + '.' + repaired(two, second) + word.after);
+      }
+      if (nextCore === null) continue;
       if (oneGlyphFrom(core, first, alike) && nextCore.toUpperCase() === second) set(i, word.before + repaired(word.core, first) + word.after);
-      if (core.toUpperCase() === first && oneGlyphFrom(nextCore, second, alike)) set(i + 1, next!.before + repaired(next!.core, second) + next!.after);
+      if (core.toUpperCase() === first && continues(nextCore, second)) set(i + 1, next!.before + repaired(next!.core, second) + next!.after);
     }
     // A one-word form ends the name: the line ends there or a bracketed number follows.
     const last = i === texts.length - 1 || /^\(/.test(texts[i + 1]!);

@@ -15,6 +15,21 @@ describe('OCR legal forms', () => {
     expect(line('ACME BAKERIES SDN EHD')).toBe('ACME BAKERIES SDN BHD');
   });
 
+  test("after a first word read exactly, the second may be off by any one letter: nothing else goes on from there", () => {
+    expect(line('ACME HARDWARE SDN RHD')).toBe('ACME HARDWARE SDN BHD');
+    expect(line('Acme Trading Pte Lxd.')).toBe('Acme Trading Pte Ltd.');
+    // Not before the first word, nor two letters off.
+    for (const text of ['ACME SUN BHD', 'ACME SDN RHO', 'ACME SDN BH'])
+      expect(line(text)).toBe(text);
+  });
+
+  test('a two-word form whose words a full stop joins, read as one word, is repaired too', () => {
+    expect(line('Acme Cash & Carry Sdn.Rhd')).toBe('Acme Cash & Carry Sdn.Bhd');
+    expect(line('ACME STORE SON.BHD.')).toBe('ACME STORE SDN.BHD.');
+    expect(line('ACME STORE SDN.BHD (123456-X)')).toBe('ACME STORE SDN.BHD (123456-X)');
+    expect(line('No.Rhd')).toBe('No.Rhd');
+  });
+
   test('a one-word form ending a name is repaired, keeping its punctuation and letter case', () => {
     expect(line('Beispiel Werkzeug GM8H')).toBe('Beispiel Werkzeug GMBH');
     expect(line('Example Holdings 1nc.')).toBe('Example Holdings Inc.');
