@@ -174,11 +174,14 @@ const documentNumber = (text: string) => !/\s/.test(text.trim()) && figureShare(
 /**
  * Text of the example value's kind: about as long, in about as many words (one when the example's
  * is one: an id, a code), with about as many figures ("EUR" is no "20,16", a name no "Nr. 4711").
+ * A block of several lines may differ more in words: another branch's address runs a line longer
+ * or shorter than the example's, in lines of other lengths.
  */
-function sameKind(text: string, example: string): boolean {
+function sameKind(text: string, example: string, lines = 1): boolean {
   const ratio = text.length / Math.max(1, example.length);
   const [words, exampleWords] = [text.split(/\s+/).length, example.split(/\s+/).length];
-  const wordsAlike = exampleWords === 1 ? words === 1 : Math.abs(words - exampleWords) <= Math.max(1, Math.round(0.3 * exampleWords));
+  const share = lines > 1 ? 0.5 : 0.3;
+  const wordsAlike = exampleWords === 1 ? words === 1 : Math.abs(words - exampleWords) <= Math.max(1, Math.round(share * exampleWords));
   return ratio >= 0.4 && ratio <= 2.5 && wordsAlike && Math.abs(figureShare(text) - figureShare(example)) <= 0.25;
 }
 
@@ -192,7 +195,7 @@ function valueOf(span: Span, column: Column, field: LearnedField): unknown {
   if (column.type === 'date') return dateIn(span.text, field.order ?? null);
   if (column.type === 'boolean') return null;
   // A text ending in a colon is a label, not a value.
-  return !/[:：]$/.test(span.text) && sameKind(span.text, String(field.value ?? '')) ? span.text : null;
+  return !/[:：]$/.test(span.text) && sameKind(span.text, String(field.value ?? ''), field.lines) ? span.text : null;
 }
 
 const MIN_LABEL = 0.75;
