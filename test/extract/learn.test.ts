@@ -353,38 +353,33 @@ describe('learned layouts', () => {
     expect(learnedFields([next], ids, [numbered]).values.number).toBe('20240031');
   });
 
+  /** A shop's learned layout: its name atop the page (KEDAI MAJU S/B) and its address, `lines` lines from y = `top`. */
+  const shopLayout = (id: string, example: PageModel, address: string, top: number, lines: number, x1: number): LearnedLayout => ({
+    id,
+    fingerprint: fingerprintOf([example]),
+    pages: [{ number: 1, width: 600, height: 800 }],
+    fields: [
+      { column_id: 'company', value: 'KEDAI MAJU S/B', page: 1, box: { x0: 50, y0: 30, x1: 134, y1: 40 }, label: null, lines: 1, text: 'KEDAI MAJU S/B' },
+      { column_id: 'address', value: address, page: 1, box: { x0: 50, y0: top, x1, y1: top + 14 * (lines - 1) + 10 }, label: null, lines, text: address },
+    ],
+  });
+  const shopColumns = [column('company', 'string'), column('address', 'string')];
+
   test("another branch's address, a line longer than the example's and wordier, is read whole where the general model reads it so", () => {
     const shop = (lines: Array<[number, number, string]>) => page([[50, 30, 'KEDAI MAJU S/B'], [50, 44, 'Reg 55501234-X'], ...lines, [40, 300, 'Total'], [240, 300, '9.00']]);
     const example = shop([[50, 58, 'LOT 7, JALAN MAWAR,'], [50, 72, 'TAMAN INDAH JAYA,'], [50, 86, '41150 KLANG']]);
-    const learned: LearnedLayout = {
-      id: 'exmp_10',
-      fingerprint: fingerprintOf([example]),
-      pages: [{ number: 1, width: 600, height: 800 }],
-      fields: [
-        { column_id: 'company', value: 'KEDAI MAJU S/B', page: 1, box: { x0: 50, y0: 30, x1: 134, y1: 40 }, label: null, lines: 1, text: 'KEDAI MAJU S/B' },
-        { column_id: 'address', value: 'LOT 7, JALAN MAWAR, TAMAN INDAH JAYA, 41150 KLANG', page: 1, box: { x0: 50, y0: 58, x1: 164, y1: 96 }, label: null, lines: 3, text: 'LOT 7, JALAN MAWAR, TAMAN INDAH JAYA, 41150 KLANG' },
-      ],
-    };
+    const learned = shopLayout('exmp_10', example, 'LOT 7, JALAN MAWAR, TAMAN INDAH JAYA, 41150 KLANG', 58, 3, 164);
     const branch = shop([[50, 58, 'LOT 12, BATU JALAN BESAR,'], [50, 72, 'MUKIM KAPAR 42100 KLANG,'], [50, 86, 'SELANGOR'], [50, 100, '1181-TMN SRI SINAR']]);
     const whole = 'LOT 12, BATU JALAN BESAR, MUKIM KAPAR 42100 KLANG, SELANGOR 1181-TMN SRI SINAR';
-    expect(learnedFields([branch], [column('company', 'string'), column('address', 'string')], [learned], { address: whole }).values.address).toBe(whole);
+    expect(learnedFields([branch], shopColumns, [learned], { address: whole }).values.address).toBe(whole);
   });
 
   test("a name found by its place alone is not a run of the example's address words (a misread name line merged into the address)", () => {
-    const shop = [column('company', 'string'), column('address', 'string')];
     const example = page([[50, 30, 'KEDAI MAJU S/B'], [50, 44, 'LOT 7, JALAN MAWAR'], [50, 58, '41150 KLANG']]);
-    const learned: LearnedLayout = {
-      id: 'exmp_9',
-      fingerprint: fingerprintOf([example]),
-      pages: [{ number: 1, width: 600, height: 800 }],
-      fields: [
-        { column_id: 'company', value: 'KEDAI MAJU S/B', page: 1, box: { x0: 50, y0: 30, x1: 134, y1: 40 }, label: null, lines: 1, text: 'KEDAI MAJU S/B' },
-        { column_id: 'address', value: 'LOT 7, JALAN MAWAR 41150 KLANG', page: 1, box: { x0: 50, y0: 44, x1: 158, y1: 68 }, label: null, lines: 2, text: 'LOT 7, JALAN MAWAR 41150 KLANG' },
-      ],
-    };
+    const learned = shopLayout('exmp_9', example, 'LOT 7, JALAN MAWAR 41150 KLANG', 44, 2, 158);
     // The next receipt's name line was misread and sits lower: where the name stood, the address begins.
     const next = page([[50, 30, 'LOT 7, JALAN MAWAR'], [50, 44, '41150 KLANG'], [50, 80, 'KEDA1 MAJU S/8']]);
-    expect(learnedFields([next], shop, [learned]).values.company).toBeUndefined();
+    expect(learnedFields([next], shopColumns, [learned]).values.company).toBeUndefined();
   });
 
   test('a field the document does not show where the example has it is left to the general model', () => {
