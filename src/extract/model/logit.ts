@@ -12,6 +12,8 @@ export interface RoleWeights {
   weights: number[];
   /** The score of "none of the candidates". */
   none: number;
+  /** The L2 penalty it was fitted with (chosen by cross-validation). */
+  l2?: number;
   /** A value is written when its probability reaches this (chosen by cross-validation). */
   threshold: number;
   /** The same for recognised scans, whose misread values cost more often (when trained apart). */

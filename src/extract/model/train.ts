@@ -3,12 +3,13 @@
  * writes src/extract/model/fields.weights.json. Every dev invoice and receipt is read in-process
  * (readings cached, see corpus.ts), its candidates labelled by comparing their values with the
  * expected row, a conditional logit trained per role, and cross-validated by issuer (5 folds,
- * a fixed assignment), which also picks each role's writing threshold and the joint decoding's
- * parameters (written beside the weights). Deterministic: two runs on
+ * a fixed assignment). By default the weights are refitted under the penalties, writing thresholds
+ * and joint decoding the weights file records; `npm run train -- --search` chooses them afresh by
+ * the cross-validation (written beside the weights). Deterministic: two runs on
  * the same readings give the same weights. The check split is never read.
  */
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Column } from '../../domain/columns';
@@ -50,6 +51,32 @@ const HAND_SET: DecodeParams = { arithmetic: 1, empty: 1 };
  */
 const DECODINGS: DecodeParams[] = [1, 0.5, 0.25, 0.1].flatMap((empty) => [0, 1, 2, 3, 4, 6].map((arithmetic) => ({ arithmetic, empty })));
 const OUT = join(import.meta.dir, 'fields.weights.json');
+/**
+ * Whether to choose penalties, thresholds and decoding afresh. They are kept otherwise: their
+ * cross-validated scores are near-ties (within a field or two of the dev split's), which a small
+ * change of the readings or candidates reorders, and a refit under kept choices changes only what
+ * the change itself changes.
+ */
+const SEARCH = process.argv.includes('--search');
+
+type Pick = { l2: number; threshold: number };
+
+/** The penalties, thresholds and decoding the weights file was trained with, by `role|scan`; null when it records none. */
+function storedChoices(): { picks: Map<string, Pick>; decode: DecodeParams } | null {
+  if (!existsSync(OUT)) return null;
+  const file = JSON.parse(readFileSync(OUT, 'utf8')) as { decode?: DecodeParams; roles?: Weights };
+  if (!file.decode || !file.roles) return null;
+  const picks = new Map<string, Pick>();
+  for (const [role, model] of Object.entries(file.roles) as Array<[Role, RoleWeights]>) {
+    // A role with one model has it for scans when its threshold is a scan's (see `combined`).
+    const models: Array<[boolean, RoleWeights]> = model.scan ? [[false, model], [true, model.scan]] : [[model.scanThreshold !== undefined, model]];
+    for (const [scan, m] of models) {
+      if (m.l2 === undefined) return null;
+      picks.set(`${role}|${scan}`, { l2: m.l2, threshold: scan ? (m.scanThreshold ?? m.threshold) : m.threshold });
+    }
+  }
+  return { picks, decode: file.decode };
+}
 
 const normText = (v: unknown) =>
   String(v)
@@ -199,7 +226,7 @@ async function main(): Promise<void> {
   };
 
   // Per role, the penalty and threshold cross-validation picks when decoding with `params`.
-  const chooseRoles = (params: DecodeParams, print: boolean): { final: Weights; picked: Map<string, { l2: number; threshold: number }> } => {
+  const chooseRoles = (params: DecodeParams, print: boolean, kept?: Map<string, Pick>): { final: Weights; picked: Map<string, Pick> } => {
     // Cross-validation: each fold decoded with weights trained on the others; per role, penalty and
     // threshold, right written fields count +1, wrong ones -1, empty ones 0. Each written field is
     // also kept per document, to weigh a wrong one by what it costs that document's F1 (below).
@@ -302,11 +329,14 @@ async function main(): Promise<void> {
         };
         const scored = (scan ? PENALTIES : TEXT_PENALTIES).filter((l2) => tallies.has(`${role}|${l2}|${scan}`));
         if (!scored.length) continue;
-        const l2 = scored.reduce((best, x) => (gain(x) > gain(best) ? x : best));
+        const keep = kept?.get(`${role}|${scan}`);
+        const l2 = keep?.l2 ?? scored.reduce((best, x) => (gain(x) > gain(best) ? x : best));
         const w = fitted(role, ALL_FOLDS, l2, scan);
         if (!w) continue;
         const t = tallies.get(`${role}|${l2}|${scan}`)!;
-        const k = choose(weighted.get(`${role}|${l2}|${scan}`)!, scan);
+        const k = keep ? THRESHOLDS.indexOf(keep.threshold) : choose(weighted.get(`${role}|${l2}|${scan}`)!, scan);
+        if (k < 0 || !t) throw new Error(`train: the kept choice for ${role} (${scan ? 'scan' : 'text'}) is not among the penalties and thresholds; run npm run train -- --search`);
+        w.l2 = l2;
         w.threshold = THRESHOLDS[k]!;
         if (scan) w.scanThreshold = THRESHOLDS[k]!;
         picked.set(`${role}|${scan}`, { l2, threshold: w.threshold });
@@ -319,9 +349,12 @@ async function main(): Promise<void> {
     }
     return { final, picked };
   };
-  // Coordinate ascent, deterministic: penalties and thresholds under the hand-set decoding, the
-  // decoding's parameters under those, then penalties and thresholds again under the chosen ones.
-  const { picked } = chooseRoles(HAND_SET, false);
+  // Kept choices, unless asked to search: then coordinate ascent, deterministic: penalties and
+  // thresholds under the hand-set decoding, the decoding's parameters under those, then penalties
+  // and thresholds again under the chosen ones.
+  const stored = SEARCH ? null : storedChoices();
+  if (!SEARCH && !stored) throw new Error(`train: ${OUT} records no penalties, thresholds and decoding to keep; run npm run train -- --search`);
+  const picked = stored?.picks ?? chooseRoles(HAND_SET, false).picked;
 
   // The joint decoding's parameters, by the same cross-validation: each fold decoded with the
   // roles' chosen penalties and thresholds and weights fitted on the other folds; the pair whose
@@ -357,15 +390,18 @@ async function main(): Promise<void> {
       });
     }
   }
-  const best = docF1.findIndex((f) => f >= Math.max(...docF1) - 1e-9);
+  const best = stored
+    ? DECODINGS.findIndex((d) => d.arithmetic === stored.decode.arithmetic && d.empty === stored.decode.empty)
+    : docF1.findIndex((f) => f >= Math.max(...docF1) - 1e-9);
+  if (best < 0) throw new Error('train: the kept decoding is not among DECODINGS; run npm run train -- --search');
   if (verbose) {
     console.log('\ncross-validated mistakes under the chosen decoding (each document decoded by weights fitted without its fold)');
     for (const [doc, missed] of misses[best]!) console.log(`${doc}\n  ${missed.join('\n  ')}`);
   }
   console.log('\narithmetic  empty  mean doc F1 (cv)');
-  DECODINGS.forEach((d, k) => console.log(`${String(d.arithmetic).padStart(10)} ${String(d.empty).padStart(6)}  ${(docF1[k]! / docs.length).toFixed(4)}${k === best ? '  <-' : ''}`));
+  DECODINGS.forEach((d, k) => console.log(`${String(d.arithmetic).padStart(10)} ${String(d.empty).padStart(6)}  ${(docF1[k]! / docs.length).toFixed(4)}${k === best ? (stored ? '  <- kept' : '  <-') : ''}`));
   const decodeParams = DECODINGS[best]!;
-  const { final } = chooseRoles(decodeParams, true);
+  const { final } = chooseRoles(decodeParams, true, stored?.picks);
 
   writeFileSync(OUT, `${JSON.stringify({ trained: 'dev split of the extraction corpus (npm run train)', decode: decodeParams, roles: final }, null, 1)}\n`);
   console.log(`\ntrain: wrote ${OUT} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
