@@ -456,6 +456,14 @@ describe('receipt features', () => {
     expect(whole['party:rule_vendor']).toBeGreaterThan(0);
   });
 
+  test("the document's title above a shop's name does not count as a line before the name", () => {
+    const name = candidatesOf('TAX INVOICE\nCORNER STORE\n27, Market Road\nTotal 5.00', 'company', RECEIPT_COLUMNS).find((c) => c.value === 'CORNER STORE')!.features;
+    expect(name['party:wordy_rank']).toBe(1);
+    expect(name['party:line_rank']).toBe(1);
+    const under = candidatesOf('SPRING SALE\nCORNER STORE\n27, Market Road\nTotal 5.00', 'company', RECEIPT_COLUMNS).find((c) => c.value === 'CORNER STORE')!.features;
+    expect(under['party:wordy_rank']).toBe(0.5);
+  });
+
   test('a name without its registration number; a name cut short before its legal form or after a connector', () => {
     const cands = candidatesOf('ACME TRADING SDN BHD (123456-A)\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS);
     const bare = cands.find((c) => c.value === 'ACME TRADING SDN BHD')!.features;

@@ -580,7 +580,8 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const after = layout.lines[line + 1]?.text.trim() ?? '';
     const cut = DANGLING.test(value) || (!hasLegalForm(value) && hasLegalForm(after) && !/\d/.test(after) && after.length <= MAX_NAME_TAIL && !norm(value).endsWith(norm(after)));
     f['party:cut'] = cut ? 1 : 0;
-    const earlier = layout.lines.slice(0, line).filter((l) => l.page === firstPage);
+    // The document's title above a name ("TAX INVOICE" over a shop's name) is no line before it.
+    const earlier = layout.lines.slice(0, line).filter((l) => l.page === firstPage && !TITLES.has(normalizeLabel(l.text)));
     // A shop's name heads its receipt: lines of words above it are rare, an address above it rarer.
     f['party:wordy_rank'] = 1 / (1 + earlier.filter((l) => /\p{L}{3}/u.test(l.text)).length);
     f['party:after_address'] = earlier.some((l) => POSTAL_LINE.test(l.text) || STREET_LINE.test(l.text)) ? 1 : 0;
@@ -601,7 +602,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
         break;
       }
     }
-    const visible = layout.lines.slice(0, line).filter((l) => l.page === firstPage && /\p{L}{2}/u.test(l.text)).length;
+    const visible = earlier.filter((l) => /\p{L}{2}/u.test(l.text)).length;
     f['party:line_rank'] = 1 / (1 + visible);
     out.push({ value, line, features: f });
   };
