@@ -333,7 +333,7 @@ async function main(): Promise<void> {
         const l2 = keep?.l2 ?? scored.reduce((best, x) => (gain(x) > gain(best) ? x : best));
         const w = fitted(role, ALL_FOLDS, l2, scan);
         if (!w) continue;
-        const t = tallies.get(`${role}|${l2}|${scan}`)!;
+        const t = tallies.get(`${role}|${l2}|${scan}`);
         const k = keep ? THRESHOLDS.indexOf(keep.threshold) : choose(weighted.get(`${role}|${l2}|${scan}`)!, scan);
         if (k < 0 || !t) throw new Error(`train: the kept choice for ${role} (${scan ? 'scan' : 'text'}) is not among the penalties and thresholds; run npm run train -- --search`);
         w.l2 = l2;

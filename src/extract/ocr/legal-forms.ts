@@ -46,6 +46,18 @@ function continues(read: string, second: string): boolean {
 }
 
 /**
+ * Two words (cores, maybe ending in a full stop) as a two-word form with one word misread, that
+ * word repaired; null when they are no such form.
+ */
+function repairedPair(one: string, two: string): [string, string] | null {
+  for (const [first, second] of TWO_WORD_FORMS) {
+    if (oneGlyphFrom(bare(one), first, alike) && bare(two).toUpperCase() === second) return [repaired(one, first), two];
+    if (bare(one).toUpperCase() === first && continues(bare(two), second)) return [one, repaired(two, second)];
+  }
+  return null;
+}
+
+/**
  * The texts of one line's words, in reading order, with misread legal forms repaired. Returns
  * the same array when nothing was repaired.
  */
@@ -57,25 +69,18 @@ export function repairLegalForms(texts: string[]): string[] {
   };
   for (let i = 0; i < texts.length; i++) {
     const word = split(texts[i]!);
-    const core = bare(word.core);
     const next = i + 1 < texts.length ? split(texts[i + 1]!) : null;
-    const nextCore = next ? bare(next.core) : null;
-    // The form's two words joined by a full stop the recogniser read without a space ("SDN.BHD").
+    // The form's two words joined by a full stop the recogniser read without a space ("SDN.BHD"), or two words.
     const joined = JOINED.exec(word.core);
-    for (const [first, second] of TWO_WORD_FORMS) {
-      if (joined) {
-        const [, one, two] = joined as unknown as [string, string, string];
-        if (oneGlyphFrom(one, first, alike) && bare(two).toUpperCase() === second) set(i, word.before + repaired(one, first) + '.' + two + word.after);
-        if (one.toUpperCase() === first && continues(bare(two), second)) set(i, word.before + one + '.' + repaired(two, second) + word.after);
-      }
-      if (nextCore === null) continue;
-      if (oneGlyphFrom(core, first, alike) && nextCore.toUpperCase() === second) set(i, word.before + repaired(word.core, first) + word.after);
-      if (core.toUpperCase() === first && continues(nextCore, second)) set(i + 1, next!.before + repaired(next!.core, second) + next!.after);
-    }
+    const inWord = joined ? repairedPair(joined[1]!, joined[2]!) : null;
+    if (inWord) set(i, word.before + inWord.join('.') + word.after);
+    const pair = !inWord && next ? repairedPair(word.core, next.core) : null;
+    if (pair && pair[0] !== word.core) set(i, word.before + pair[0] + word.after);
+    if (pair && pair[1] !== next!.core) set(i + 1, next!.before + pair[1] + next!.after);
     // A one-word form ends the name: the line ends there or a bracketed number follows.
     const last = i === texts.length - 1 || /^\(/.test(texts[i + 1]!);
     if (i === 0 || !last || out[i] !== texts[i]) continue;
-    const form = ONE_WORD_FORMS.find((f) => oneGlyphFrom(word.core, f, alike) || oneGlyphFrom(core, f, alike));
+    const form = ONE_WORD_FORMS.find((f) => oneGlyphFrom(word.core, f, alike) || oneGlyphFrom(bare(word.core), f, alike));
     if (form) set(i, word.before + repaired(word.core, form) + word.after);
   }
   return out;
