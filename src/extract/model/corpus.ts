@@ -52,7 +52,10 @@ export function devCases(kinds: Set<string>): CorpusCase[] {
   return out.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
-/** A hash of every source file that shapes a reading (readers, layout, OCR, the reading entry point) and of the recogniser chosen. */
+/**
+ * A hash of every source file that shapes a reading (readers, layout, OCR, the reading entry point,
+ * and the word lists OCR repairs words by) and of the recogniser chosen.
+ */
 function readerVersion(engine: OcrEngine): string {
   const hash = createHash('sha256');
   const walk = (dir: string) => {
@@ -64,7 +67,7 @@ function readerVersion(engine: OcrEngine): string {
   };
   const extract = join(ROOT, 'src', 'extract');
   for (const dir of ['readers', 'layout', 'ocr']) walk(join(extract, dir));
-  for (const file of ['read.ts', 'document.ts']) hash.update(file).update(readFileSync(join(extract, file)));
+  for (const file of ['read.ts', 'document.ts', 'lexicon.data.ts', 'thesaurus.ts', 'thesaurus.data.txt']) hash.update(file).update(readFileSync(join(extract, file)));
   // The same sources read scans differently with another recogniser.
   hash.update(engine);
   return hash.digest('hex').slice(0, 16);
