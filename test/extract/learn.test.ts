@@ -290,6 +290,28 @@ describe('learned layouts', () => {
     expect(learnedFields([branch], [column('address', 'string')], [addressLayout]).values.address).not.toBe('Unit 4, Tannery Yard, Ostwick OW2 1AB');
   });
 
+  test("the issuer's address read onto one line with other words (its registration number) is its corrected one", () => {
+    const shop = (lines: Array<[number, number, string]>) => page([[50, 30, 'Kestrel Hardware'], ...lines, [40, 300, 'Total'], [240, 300, '9.00']]);
+    const example = shop([[50, 44, 'Reg 55501234-X'], [50, 60, 'Unit 4, Tannery Yard,'], [50, 72, 'Ostwick OW2 1AB']]);
+    const address = 'Unit 4, Tannery Yard, Ostwick OW2 1AB';
+    const addressLayout: LearnedLayout = {
+      id: 'exmp_11',
+      fingerprint: fingerprintOf([example]),
+      pages: [{ number: 1, width: 600, height: 800 }],
+      fields: [
+        { column_id: 'company', value: 'Kestrel Hardware', page: 1, box: { x0: 50, y0: 30, x1: 146, y1: 40 }, label: null, lines: 1, text: 'Kestrel Hardware' },
+        { column_id: 'address', value: address, page: 1, box: { x0: 50, y0: 60, x1: 176, y1: 82 }, label: null, lines: 2, text: address },
+      ],
+    };
+    const columns = [column('company', 'string'), column('address', 'string')];
+    // The recogniser ran the registration number and the address's first line together, and misread a letter.
+    const next = shop([[50, 52, '(Reg 55501234-X) Unit 4, Tannery Yard,'], [50, 66, 'Ostwlck OW2 1AB']]);
+    expect(learnedFields([next], columns, [addressLayout]).values.address).toBe(address);
+    // Another branch on the same yard is its own.
+    const branch = shop([[50, 52, '(Reg 55501234-X) Unit 9, Tannery Yard,'], [50, 66, 'Fenbury FB1 9ZZ']]);
+    expect(learnedFields([branch], columns, [addressLayout]).values.address).not.toBe(address);
+  });
+
   test("another issuer filling in the same document tool's template takes nothing from the layout", () => {
     const template = (issuer: string): Array<[number, number, string]> => [
       [50, 30, issuer],

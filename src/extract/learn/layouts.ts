@@ -11,7 +11,7 @@ import { fits } from '../coerce';
 import type { DayOrder } from '../dates';
 import { IBAN_RE, validIban } from '../fields/values';
 import type { Box, PageModel } from '../layout/page';
-import { dateIn, isAmount, isTextual, normalizeText, numberReadings, similarity } from './match';
+import { containedSimilarity, dateIn, isAmount, isTextual, normalizeText, numberReadings, similarity } from './match';
 import { lineTexts, pageText, spansOf, type Span } from './spans';
 
 export interface Fingerprint {
@@ -228,7 +228,9 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, l
     : [];
   // The issuer's own text (its name, its address) printed again, wherever it stands: the example's
   // value. Not a number of one document (its invoice number, which a credit note cites).
-  if (isTextual(column) && wanted && !documentNumber(String(field.value)) && printsConstant(pages, field.lines, [printed, wanted])) return { value: field.value, byPlace: false };
+  if (isTextual(column) && wanted && !documentNumber(String(field.value)) && printsConstant(pages, field.lines, [printed, wanted], MIN_CONSTANT, true)) {
+    return { value: field.value, byPlace: false };
+  }
   const found: Array<{ score: number; value: unknown; text: string; exact: boolean; byPlace: boolean }> = [];
   let labelPrinted = false;
   // A field in the lower half of a one-page example (its totals, its terms) closes the document:
@@ -269,18 +271,28 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, l
 }
 
 /**
+ * Texts at least this long (letters and figures, spaces aside) are found inside longer lines too:
+ * a long text read that alike inside other words is that text; a short one could be a piece of another.
+ */
+const MIN_CONTAINED = 20;
+
+/**
  * Whether some run of whole lines (about as many as the example's field covered), or a span, reads
  * as the example's text, misread glyphs aside: the issuer's own name or address, printed again.
  * Whole lines too, because a recogniser's words do not always stack into the spans an address made
- * on the example.
+ * on the example. With `inside`, a long text may also stand inside a run among other words (a
+ * registration number or a telephone number the recogniser read onto an address's line).
  */
-function printsConstant(pages: PageModel[], lines: number, texts: string[], alike = MIN_CONSTANT): boolean {
+function printsConstant(pages: PageModel[], lines: number, texts: string[], alike = MIN_CONSTANT, inside = false): boolean {
+  const long = inside ? texts.filter((t) => t.length >= MIN_CONTAINED) : [];
   for (const page of pages) {
     const all = lineTexts(page).map((t) => compact(normalizeText(t)));
     for (let from = 0; from < all.length; from++) {
       for (let n = 1; n <= lines + 1 && from + n <= all.length; n++) {
         const run = all.slice(from, from + n).join('');
         if (texts.some((t) => similarity(run, t) >= alike)) return true;
+        // The longest run from here holds every shorter one.
+        if ((n === lines + 1 || from + n === all.length) && long.some((t) => containedSimilarity(run, t) >= alike)) return true;
       }
     }
     // Or part of a line: a name beside the date, or before its registration number.

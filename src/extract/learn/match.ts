@@ -29,6 +29,23 @@ export function similarity(a: string, b: string): number {
   return 1 - previous[b.length]! / Math.max(a.length, b.length);
 }
 
+/**
+ * How alike `needle` is to the stretch of `haystack` most like it, 0..1: one less their edit
+ * distance over the needle's length. A text printed inside a longer line scores as printed alone.
+ */
+export function containedSimilarity(haystack: string, needle: string): number {
+  if (!needle.length) return 0;
+  if (haystack.includes(needle)) return 1;
+  // The needle may begin and end anywhere in the haystack at no cost (a semi-global alignment).
+  let previous = Array<number>(haystack.length + 1).fill(0);
+  for (let i = 1; i <= needle.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= haystack.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (needle[i - 1] === haystack[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return 1 - Math.min(...previous) / needle.length;
+}
+
 /** The numbers a printed amount can be, read as the document writes decimals either way; none when it is no amount. */
 export function numberReadings(text: string): number[] {
   // A currency the parser does not know, written before the amount ("RM 12.50").
