@@ -4,7 +4,7 @@ import type { Column } from '../../src/domain/columns';
 import type { PageModel } from '../../src/extract/layout/page';
 import { fingerprintMatch, fingerprintOf, LAYOUT_MATCH, learnedFields, type LearnedLayout } from '../../src/extract/learn/layouts';
 import { locateAll, locateRow } from '../../src/extract/learn/locate';
-import { dateOrderOf, fitOf, numberReadings, similarity } from '../../src/extract/learn/match';
+import { containedSimilarity, dateOrderOf, fitOf, numberReadings, similarity } from '../../src/extract/learn/match';
 import { pagesFromLines, spansOf } from '../../src/extract/learn/spans';
 import { mapReading } from '../../src/extract/mapper';
 
@@ -42,6 +42,14 @@ describe('values in printed text', () => {
     expect(similarity('kedai runcit maju', 'kedai runcit maju')).toBe(1);
     expect(fitOf('SYARIKAT 8ESTARI', 'Syarikat Bestari', column('c', 'string'))).toBeGreaterThan(0.9);
     expect(fitOf('12.51', 12.5, column('t', 'number'))).toBe(0);
+  });
+
+  test('a text inside a longer one is as alike as the stretch most like it', () => {
+    expect(containedSimilarity('reg555x unit4tanneryard ostwick', 'unit4tanneryardostwick')).toBe(1 - 1 / 22);
+    expect(containedSimilarity('unit4tanneryard', 'unit4tanneryard')).toBe(1);
+    // Whole-text likeness does not see it.
+    expect(similarity('reg555x unit4tanneryard ostwick', 'unit4tanneryardostwick')).toBeLessThan(0.9);
+    expect(containedSimilarity('delivered to fenbury', 'unit4tanneryardostwick')).toBeLessThan(0.5);
   });
 });
 

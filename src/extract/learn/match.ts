@@ -15,18 +15,26 @@ export const normalizeText = (text: string) =>
     .replace(/\s+/g, ' ')
     .replace(/^[\s"'.,:;()\[\]-]+|[\s"'.,:;()\[\]-]+$/g, '');
 
-/** Levenshtein similarity 0..1 of two strings. */
-export function similarity(a: string, b: string): number {
-  if (a === b) return 1;
-  if (!a.length || !b.length) return 0;
-  if (Math.min(a.length, b.length) / Math.max(a.length, b.length) < 0.6) return 0;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+/**
+ * The edit distance of `a` to `b` (Levenshtein); with `within`, to the stretch of `b` most like it
+ * (`a` may begin and end anywhere in `b` at no cost: a semi-global alignment).
+ */
+function editDistance(a: string, b: string, within = false): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => (within ? 0 : j));
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
-  return 1 - previous[b.length]! / Math.max(a.length, b.length);
+  return within ? Math.min(...previous) : previous[b.length]!;
+}
+
+/** Levenshtein similarity 0..1 of two strings. */
+export function similarity(a: string, b: string): number {
+  if (a === b) return 1;
+  if (!a.length || !b.length) return 0;
+  if (Math.min(a.length, b.length) / Math.max(a.length, b.length) < 0.6) return 0;
+  return 1 - editDistance(a, b) / Math.max(a.length, b.length);
 }
 
 /**
@@ -36,14 +44,7 @@ export function similarity(a: string, b: string): number {
 export function containedSimilarity(haystack: string, needle: string): number {
   if (!needle.length) return 0;
   if (haystack.includes(needle)) return 1;
-  // The needle may begin and end anywhere in the haystack at no cost (a semi-global alignment).
-  let previous = Array<number>(haystack.length + 1).fill(0);
-  for (let i = 1; i <= needle.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= haystack.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (needle[i - 1] === haystack[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return 1 - Math.min(...previous) / needle.length;
+  return 1 - editDistance(needle, haystack, true) / needle.length;
 }
 
 /** The numbers a printed amount can be, read as the document writes decimals either way; none when it is no amount. */
