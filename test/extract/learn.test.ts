@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test';
 import type { Column } from '../../src/domain/columns';
 import type { PageModel } from '../../src/extract/layout/page';
-import { fingerprintMatch, fingerprintOf, LAYOUT_MATCH, learnedFields, type LearnedLayout } from '../../src/extract/learn/layouts';
+import { fingerprintMatch, fingerprintOf, LAYOUT_MATCH, learnedFields, type LearnedField, type LearnedLayout } from '../../src/extract/learn/layouts';
 import { locateAll, locateRow } from '../../src/extract/learn/locate';
 import { containedSimilarity, dateOrderOf, fitOf, numberReadings, similarity } from '../../src/extract/learn/match';
 import { pagesFromLines, spansOf } from '../../src/extract/learn/spans';
@@ -148,6 +148,9 @@ describe('spans and locations', () => {
   });
 });
 
+/** The layout a one-page example (of `page`'s size) teaches. */
+const taught = (id: string, example: PageModel, fields: LearnedField[]): LearnedLayout => ({ id, fingerprint: fingerprintOf([example]), pages: [{ number: 1, width: 600, height: 800 }], fields });
+
 describe('learned layouts', () => {
   const letterhead: Array<[number, number, string]> = [
     [50, 30, 'Brightwater Joinery'],
@@ -155,28 +158,19 @@ describe('learned layouts', () => {
   ];
   const columns = [column('vendor', 'string'), column('total', 'number'), column('date', 'date')];
   const example = page([...letterhead, [50, 120, '03/04/2024'], [300, 600, 'Pay this'], [450, 600, '310.00']]);
-  const layout: LearnedLayout = {
-    id: 'exmp_1',
-    fingerprint: fingerprintOf([example]),
-    pages: [{ number: 1, width: 600, height: 800 }],
-    fields: [
-      // A person added the legal form the letterhead leaves out.
-      { column_id: 'vendor', value: 'Brightwater Joinery Ltd', page: 1, box: { x0: 50, y0: 30, x1: 160, y1: 40 }, label: null, lines: 1, text: 'Brightwater Joinery' },
-      { column_id: 'total', value: 310, page: 1, box: { x0: 450, y0: 600, x1: 480, y1: 610 }, label: 'Pay this', lines: 1 },
-      { column_id: 'date', value: '2024-04-03', page: 1, box: { x0: 50, y0: 120, x1: 110, y1: 130 }, label: null, lines: 1, order: 'dmy' },
-    ],
-  };
+  const layout: LearnedLayout = taught('exmp_1', example, [
+    // A person added the legal form the letterhead leaves out.
+    { column_id: 'vendor', value: 'Brightwater Joinery Ltd', page: 1, box: { x0: 50, y0: 30, x1: 160, y1: 40 }, label: null, lines: 1, text: 'Brightwater Joinery' },
+    { column_id: 'total', value: 310, page: 1, box: { x0: 450, y0: 600, x1: 480, y1: 610 }, label: 'Pay this', lines: 1 },
+    { column_id: 'date', value: '2024-04-03', page: 1, box: { x0: 50, y0: 120, x1: 110, y1: 130 }, label: null, lines: 1, order: 'dmy' },
+  ]);
 
   /** The layout a one-page example teaches: its issuer's name atop the page, a total of 310.00 at `label` low on it. */
-  const vendorAndTotal = (id: string, example: PageModel, vendor: string, label: string): LearnedLayout => ({
-    id,
-    fingerprint: fingerprintOf([example]),
-    pages: [{ number: 1, width: 600, height: 800 }],
-    fields: [
+  const vendorAndTotal = (id: string, example: PageModel, vendor: string, label: string): LearnedLayout =>
+    taught(id, example, [
       { column_id: 'vendor', value: vendor, page: 1, box: { x0: 50, y0: 30, x1: 50 + vendor.length * 6, y1: 40 }, label: null, lines: 1 },
       { column_id: 'total', value: 310, page: 1, box: { x0: 450, y0: 600, x1: 480, y1: 610 }, label, lines: 1, text: '310.00' },
-    ],
-  });
+    ]);
 
   test('fingerprints of one issuer match, of another do not', () => {
     const same = fingerprintOf([page([...letterhead, [50, 120, '17/05/2024']])]);
@@ -212,12 +206,7 @@ describe('learned layouts', () => {
   test("where the example's very label is printed, a near label's amount is not taken, even when the right one does not read", () => {
     const receipt = (total: string) => page([[50, 30, 'Kestrel Hardware'], [50, 44, 'Reg 55501234-X'], [40, 300, 'Total excl tax'], [240, 300, '20.00'], [40, 330, 'Total incl tax'], [240, 330, total]]);
     const example = receipt('21.20');
-    const receiptLayout: LearnedLayout = {
-      id: 'exmp_2',
-      fingerprint: fingerprintOf([example]),
-      pages: [{ number: 1, width: 600, height: 800 }],
-      fields: [{ column_id: 'total', value: 21.2, page: 1, box: { x0: 240, y0: 330, x1: 270, y1: 340 }, label: 'Total incl tax', lines: 1, text: '21.20' }],
-    };
+    const receiptLayout: LearnedLayout = taught('exmp_2', example, [{ column_id: 'total', value: 21.2, page: 1, box: { x0: 240, y0: 330, x1: 270, y1: 340 }, label: 'Total incl tax', lines: 1, text: '21.20' }]);
     expect(learnedFields([receipt('31.80')], columns, [receiptLayout]).values).toEqual({ total: '31.80' });
     // The recogniser lost the decimal point: nothing is learned, rather than the amount beside the other label.
     expect(learnedFields([receipt('3180')], columns, [receiptLayout]).values).toEqual({});
@@ -236,12 +225,7 @@ describe('learned layouts', () => {
     const block = (lines: Array<[string, string]>) => lines.flatMap(([label, value], i): Array<[number, number, string]> => [[300, 560 + i * 20, label], [450, 560 + i * 20, value]]);
     const example = page([...letterhead, ...block([['Net', '80.00'], ['VAT', '15.20'], ['Total', '95.20']])]);
     const field = (id: string, label: string, value: number, i: number, text: string) => ({ column_id: id, value, page: 1, box: { x0: 450, y0: 560 + i * 20, x1: 450 + text.length * 6, y1: 570 + i * 20 }, label, lines: 1, text });
-    const totals: LearnedLayout = {
-      id: 'exmp_5',
-      fingerprint: fingerprintOf([example]),
-      pages: [{ number: 1, width: 600, height: 800 }],
-      fields: [field('net', 'Net', 80, 0, '80.00'), field('tax', 'VAT', 15.2, 1, '15.20'), field('total', 'Total', 95.2, 2, '95.20')],
-    };
+    const totals: LearnedLayout = taught('exmp_5', example, [field('net', 'Net', 80, 0, '80.00'), field('tax', 'VAT', 15.2, 1, '15.20'), field('total', 'Total', 95.2, 2, '95.20')]);
     // This document's discount moved the net down a line; the general model took the amount before it.
     const next = page([...letterhead, ...block([['Subtotal', '100.00'], ['Net', '95.00'], ['VAT', '18.05'], ['Total', '113.05']]).map(([x, y, t]): [number, number, string] => [x, y - 20, t])]);
     const reading = { tables: [], groups: [], lines: [], text: '', pages: [next] };
@@ -284,12 +268,7 @@ describe('learned layouts', () => {
   test("the issuer's address is its corrected one wherever its lines are printed again, a glyph misread", () => {
     const shop = (lines: Array<[number, number, string]>) => page([[50, 30, 'Kestrel Hardware'], [50, 44, 'Reg 55501234-X'], ...lines, [40, 300, 'Total'], [240, 300, '9.00']]);
     const example = shop([[50, 60, 'Unit 4, Tannery Yard,'], [50, 72, 'Ostwick OW2 1AB']]);
-    const addressLayout: LearnedLayout = {
-      id: 'exmp_3',
-      fingerprint: fingerprintOf([example]),
-      pages: [{ number: 1, width: 600, height: 800 }],
-      fields: [{ column_id: 'address', value: 'Unit 4, Tannery Yard, Ostwick OW2 1AB', page: 1, box: { x0: 50, y0: 60, x1: 176, y1: 82 }, label: null, lines: 2, text: 'Unit 4, Tannery Yard, Ostwick OW2 1AB' }],
-    };
+    const addressLayout: LearnedLayout = taught('exmp_3', example, [{ column_id: 'address', value: 'Unit 4, Tannery Yard, Ostwick OW2 1AB', page: 1, box: { x0: 50, y0: 60, x1: 176, y1: 82 }, label: null, lines: 2, text: 'Unit 4, Tannery Yard, Ostwick OW2 1AB' }]);
     // Centred lines that do not stack into one block, one letter misread.
     const next = shop([[120, 60, 'Unit 4, Tannery Yard,'], [20, 72, 'Ostwlck OW2 1AB']]);
     expect(learnedFields([next], [column('address', 'string')], [addressLayout]).values).toEqual({ address: 'Unit 4, Tannery Yard, Ostwick OW2 1AB' });
@@ -302,15 +281,10 @@ describe('learned layouts', () => {
     const shop = (lines: Array<[number, number, string]>) => page([[50, 30, 'Kestrel Hardware'], ...lines, [40, 300, 'Total'], [240, 300, '9.00']]);
     const example = shop([[50, 44, 'Reg 55501234-X'], [50, 60, 'Unit 4, Tannery Yard,'], [50, 72, 'Ostwick OW2 1AB']]);
     const address = 'Unit 4, Tannery Yard, Ostwick OW2 1AB';
-    const addressLayout: LearnedLayout = {
-      id: 'exmp_11',
-      fingerprint: fingerprintOf([example]),
-      pages: [{ number: 1, width: 600, height: 800 }],
-      fields: [
-        { column_id: 'company', value: 'Kestrel Hardware', page: 1, box: { x0: 50, y0: 30, x1: 146, y1: 40 }, label: null, lines: 1, text: 'Kestrel Hardware' },
-        { column_id: 'address', value: address, page: 1, box: { x0: 50, y0: 60, x1: 176, y1: 82 }, label: null, lines: 2, text: address },
-      ],
-    };
+    const addressLayout: LearnedLayout = taught('exmp_11', example, [
+      { column_id: 'company', value: 'Kestrel Hardware', page: 1, box: { x0: 50, y0: 30, x1: 146, y1: 40 }, label: null, lines: 1, text: 'Kestrel Hardware' },
+      { column_id: 'address', value: address, page: 1, box: { x0: 50, y0: 60, x1: 176, y1: 82 }, label: null, lines: 2, text: address },
+    ]);
     const columns = [column('company', 'string'), column('address', 'string')];
     // The recogniser ran the registration number and the address's first line together, and misread a letter.
     const next = shop([[50, 52, '(Reg 55501234-X) Unit 4, Tannery Yard,'], [50, 66, 'Ostwlck OW2 1AB']]);
@@ -348,7 +322,7 @@ describe('learned layouts', () => {
     const block = (net: string, tax: string, total: string) => page([...letterhead, [300, 560, 'Net'], [450, 560, net], [300, 580, 'VAT'], [450, 580, tax], [300, 600, 'Total'], [450, 600, total]]);
     const example = block('-80.00', '15.20', '-95.20');
     const taxField = { column_id: 'tax', value: -15.2, page: 1, box: { x0: 450, y0: 580, x1: 480, y1: 590 }, label: 'VAT', lines: 1, text: '15.20' };
-    const credit: LearnedLayout = { id: 'exmp_6', fingerprint: fingerprintOf([example]), pages: [{ number: 1, width: 600, height: 800 }], fields: [taxField] };
+    const credit = taught('exmp_6', example, [taxField]);
     const next = block('-100.00', '19.00', '-119.00');
     expect(learnedFields([next], amounts, [credit], { net: '-100.00', total: '-119.00' }).values.tax).toBe(-19);
     // Beside positive amounts it stays as printed.
@@ -358,12 +332,7 @@ describe('learned layouts', () => {
   test('of two runs of words over one place, the whole: a minus set apart after the amount is kept', () => {
     const amounts = [column('tax', 'number')];
     const example = page([...letterhead, [300, 580, 'VAT'], [450, 580, '15.20']]);
-    const learned: LearnedLayout = {
-      id: 'exmp_7',
-      fingerprint: fingerprintOf([example]),
-      pages: [{ number: 1, width: 600, height: 800 }],
-      fields: [{ column_id: 'tax', value: 15.2, page: 1, box: { x0: 450, y0: 580, x1: 480, y1: 590 }, label: 'VAT', lines: 1, text: '15.20' }],
-    };
+    const learned: LearnedLayout = taught('exmp_7', example, [{ column_id: 'tax', value: 15.2, page: 1, box: { x0: 450, y0: 580, x1: 480, y1: 590 }, label: 'VAT', lines: 1, text: '15.20' }]);
     // The minus stands inside the amount's box (a narrow column), so both runs cover one place.
     const next = page([...letterhead, [300, 580, 'VAT']]);
     next.words.push({ text: '1.12', x0: 450, y0: 580, x1: 474, y1: 590 }, { text: '-', x0: 470, y0: 580, x1: 474, y1: 590 });
@@ -373,26 +342,17 @@ describe('learned layouts', () => {
   test("the invoice number of the example, cited by the issuer's next document (a credit note's original), is not taken as constant text", () => {
     const ids = [column('number', 'string')];
     const example = page([...letterhead, [50, 80, 'Invoice no. 20240017']]);
-    const numbered: LearnedLayout = {
-      id: 'exmp_8',
-      fingerprint: fingerprintOf([example]),
-      pages: [{ number: 1, width: 600, height: 800 }],
-      fields: [{ column_id: 'number', value: '20240017', page: 1, box: { x0: 122, y0: 80, x1: 170, y1: 90 }, label: 'Invoice no.', lines: 1, text: '20240017' }],
-    };
+    const numbered: LearnedLayout = taught('exmp_8', example, [{ column_id: 'number', value: '20240017', page: 1, box: { x0: 122, y0: 80, x1: 170, y1: 90 }, label: 'Invoice no.', lines: 1, text: '20240017' }]);
     const next = page([...letterhead, [50, 80, 'Invoice no. 20240031'], [50, 300, 'Corrects invoice 20240017']]);
     expect(learnedFields([next], ids, [numbered]).values.number).toBe('20240031');
   });
 
   /** A shop's learned layout: its name atop the page (KEDAI MAJU S/B) and its address, `lines` lines from y = `top`. */
-  const shopLayout = (id: string, example: PageModel, address: string, top: number, lines: number, x1: number): LearnedLayout => ({
-    id,
-    fingerprint: fingerprintOf([example]),
-    pages: [{ number: 1, width: 600, height: 800 }],
-    fields: [
+  const shopLayout = (id: string, example: PageModel, address: string, top: number, lines: number, x1: number): LearnedLayout =>
+    taught(id, example, [
       { column_id: 'company', value: 'KEDAI MAJU S/B', page: 1, box: { x0: 50, y0: 30, x1: 134, y1: 40 }, label: null, lines: 1, text: 'KEDAI MAJU S/B' },
       { column_id: 'address', value: address, page: 1, box: { x0: 50, y0: top, x1, y1: top + 14 * (lines - 1) + 10 }, label: null, lines, text: address },
-    ],
-  });
+    ]);
   const shopColumns = [column('company', 'string'), column('address', 'string')];
 
   test("another branch's address, a line longer than the example's and wordier, is read whole where the general model reads it so", () => {
