@@ -53,8 +53,8 @@ export function devCases(kinds: Set<string>): CorpusCase[] {
 }
 
 /**
- * A hash of every source file that shapes a reading (readers, layout, OCR, the reading entry point,
- * and the word lists OCR repairs words by) and of the recogniser chosen.
+ * A hash of every source file that shapes a reading (readers, layout, OCR with its place names, the
+ * reading entry point, and the word lists OCR repairs words by) and of the recogniser chosen.
  */
 function readerVersion(engine: OcrEngine): string {
   const hash = createHash('sha256');
@@ -62,7 +62,7 @@ function readerVersion(engine: OcrEngine): string {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) hash.update(entry.name).update(readFileSync(path));
+      else if (/\.(ts|txt)$/.test(entry.name)) hash.update(entry.name).update(readFileSync(path));
     }
   };
   const extract = join(ROOT, 'src', 'extract');

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import type { InferenceSession as Session, Tensor as TensorType } from 'onnxruntime-node';
 import { resize, type GreyImage } from './raster';
 import type { PixelWord } from './recognise';
+import type { SecondChoice } from './second-choices';
 
 /** Detection probability above which a pixel is text, and the mean a region needs to be kept (PaddleOCR's defaults). */
 const PIXEL_THRESHOLD = 0.3;
@@ -145,6 +146,7 @@ export class PaddleRecogniser {
       y1: Math.min(image.height, middle + region.text / 2),
       lineHeight: region.text,
       confidence: word.confidence,
+      seconds: word.seconds,
     }));
   }
 
@@ -172,26 +174,44 @@ export function charsOf(probs: Float32Array, steps: number, classes: number, alp
   let commaSince = 0;
   // Not before a mark the recogniser did read: the blank steps beside a comma it read carry that comma's probability too.
   const keepLostComma = (t: number, next = ' ') => {
-    if (commaSince >= LOST_COMMA && /[\p{L}\p{N} ]/u.test(next) && lostCommaFits(chars)) chars.push({ char: ',', first: t, last: t, p: chars.at(-1)!.p, spaceBefore: 0, comma: commaSince });
+    if (commaSince >= LOST_COMMA && /[\p{L}\p{N} ]/u.test(next) && lostCommaFits(chars))
+      chars.push({ char: ',', first: t, last: t, p: chars.at(-1)!.p, spaceBefore: 0, comma: commaSince, second: '', secondP: 0 });
   };
   for (let t = 0; t < steps; t++) {
     let best = 0;
     let p = probs[t * classes]!;
+    // The two likeliest glyphs (neither the blank nor the space), for the second choice below.
+    let top = 0;
+    let topP = 0;
+    let next = 0;
+    let nextP = 0;
     for (let k = 1; k < classes; k++) {
       const q = probs[t * classes + k]!;
       if (q > p) {
         p = q;
         best = k;
       }
+      if (k === space) continue;
+      if (q > topP) {
+        [next, nextP, top, topP] = [top, topP, k, q];
+      } else if (q > nextP) {
+        next = k;
+        nextP = q;
+      }
     }
+    const [other, otherP] = top === best ? [next, nextP] : [top, topP];
     if (best !== 0 && best === previous) {
       const last = chars.at(-1)!;
       last.last = t;
       last.comma = Math.max(last.comma, commaAt(t));
+      if (otherP > last.secondP) {
+        last.second = glyph(alphabet, other);
+        last.secondP = otherP;
+      }
     } else if (best !== 0) {
-      const char = (alphabet[best - 1] ?? '').normalize('NFKC');
+      const char = glyph(alphabet, best);
       keepLostComma(t - 1, char);
-      chars.push({ char, first: t, last: t, p, spaceBefore: spaceSince, comma: commaAt(t) });
+      chars.push({ char, first: t, last: t, p, spaceBefore: spaceSince, comma: commaAt(t), second: glyph(alphabet, other), secondP: otherP });
       spaceSince = 0;
       commaSince = 0;
     } else {
@@ -232,7 +252,15 @@ export interface Char {
   p: number;
   spaceBefore: number;
   comma: number;
+  /** The glyph the recogniser found next likeliest at the character's steps (not the blank or a space), and its probability. */
+  second: string;
+  secondP: number;
 }
+
+const NO_SECOND: SecondChoice = { glyph: '', p: 0 };
+
+/** Class `k` of the recogniser's output (0 is the blank) as a glyph. */
+const glyph = (alphabet: string[], k: number) => (k ? (alphabet[k - 1] ?? '').normalize('NFKC') : '');
 
 /**
  * On thermal and worn print a comma's tail fades and the recogniser reads a full stop where the
@@ -275,8 +303,8 @@ function inNumber(current: Char[], next: Char): boolean {
 }
 
 /** Characters to words: at the recogniser's spaces, and where a space was likely though not read. */
-export function wordsOf(chars: Char[]): Array<{ text: string; first: number; last: number; confidence: number }> {
-  const words: Array<{ text: string; first: number; last: number; confidence: number }> = [];
+export function wordsOf(chars: Char[]): Array<{ text: string; first: number; last: number; confidence: number; seconds: SecondChoice[] }> {
+  const words: Array<{ text: string; first: number; last: number; confidence: number; seconds: SecondChoice[] }> = [];
   let current: Char[] = [];
   const flush = () => {
     if (current.length) {
@@ -285,6 +313,8 @@ export function wordsOf(chars: Char[]): Array<{ text: string; first: number; las
         first: current[0]!.first,
         last: current.at(-1)!.last,
         confidence: current.reduce((s, c) => s + c.p, 0) / current.length,
+        // One a UTF-16 unit of the text, as the repairs index it; a glyph normalised into several has its choice on the first.
+        seconds: current.flatMap((c) => [...Array(c.char.length).keys()].map((k) => (k ? NO_SECOND : { glyph: c.second, p: c.secondP }))),
       });
     }
     current = [];

@@ -14,6 +14,7 @@ import { median } from '../layout/lines';
 import { repairLegalForms } from './legal-forms';
 import { repairOcrWord } from './confusions';
 import { repairAddressWord } from './address-words';
+import { repairBySecondChoices, type SecondChoice } from './second-choices';
 
 /** A recognised word, in pixels of the upright page image. */
 export interface PixelWord extends Box {
@@ -24,6 +25,8 @@ export interface PixelWord extends Box {
   confidence: number;
   /** Which text line of the reading the word is on (the recogniser's lines, counted from 1). */
   line: number;
+  /** The recogniser's second choice for each character of the text, where it gives them; dropped once the words are repaired. */
+  seconds?: SecondChoice[];
 }
 
 export interface PageScan {
@@ -297,9 +300,10 @@ export async function readPageImage(recognise: ReadImage, source: GreyImage, dpi
 /**
  * The words with glyphs misread across letters and digits repaired ("Ja1an", "4780O"; see
  * confusions.ts), then misread legal forms of companies, line by line (see legal-forms.ts), and
- * misread words of addresses (see address-words.ts).
+ * misread words of addresses (see address-words.ts), last those of the words left that the
+ * recogniser's second choices make words of the page's addresses (see second-choices.ts).
  */
-export function repairLines<W extends { text: string; line: number }>(read: W[]): W[] {
+export function repairLines<W extends { text: string; line: number; seconds?: SecondChoice[] }>(read: W[]): W[] {
   const words = read.map((w) => {
     const text = repairOcrWord(w.text);
     return text === w.text ? w : { ...w, text };
@@ -313,7 +317,12 @@ export function repairLines<W extends { text: string; line: number }>(read: W[])
       if (texts[k] !== words[i]!.text) out[i] = { ...words[i]!, text: texts[k]! };
     });
   }
-  return out;
+  const open = out.map((w, i) => w.text === read[i]!.text);
+  return repairBySecondChoices(out, open).map((w) => {
+    const plain = { ...w };
+    delete plain.seconds;
+    return plain;
+  });
 }
 
 /** A date whose four-digit year runs straight into a time ("6/10/201913:59"): the space the recogniser lost. */

@@ -16,7 +16,7 @@ function chars(text: string): Char[] {
       else comma = char === '^' ? 0.2 : 0.01;
       continue;
     }
-    out.push({ char, first: out.length, last: out.length, p: 0.9, spaceBefore: likely, comma });
+    out.push({ char, first: out.length, last: out.length, p: 0.9, spaceBefore: likely, comma, second: '', secondP: 0 });
     likely = 0;
     comma = 0;
   }
@@ -87,6 +87,25 @@ describe('PP-OCR words', () => {
       expect(decoded('A,_ B.__', 0.3)).toBe('A, B.');
       // Nor before a comma or full stop the recogniser read after the blank.
       expect(decoded('AB_, 12_.', 0.3)).toBe('AB, 12.');
+    });
+
+    test("each character keeps the recogniser's likeliest other glyph over its steps, never the blank or the space", () => {
+      const classes = alphabet.length + 1;
+      // "AB1": at B's second step a 2 had 0.3 and a 1 0.2; the space beside the A is no glyph choice.
+      const probs = new Float32Array(4 * classes);
+      const set = (t: number, glyph: string, p: number) => (probs[t * classes + alphabet.indexOf(glyph) + 1] = p);
+      set(0, 'A', 0.8);
+      set(0, ' ', 0.15);
+      set(1, 'B', 0.9);
+      set(2, 'B', 0.5);
+      set(2, '2', 0.3);
+      set(2, '1', 0.2);
+      set(3, '1', 0.9);
+      const [word] = wordsOf(charsOf(probs, 4, classes, alphabet));
+      expect(word!.text).toBe('AB1');
+      expect(word!.seconds.map((s) => s.glyph)).toEqual(['', '2', '']);
+      expect(word!.seconds[1]!.p).toBeCloseTo(0.3, 5);
+      expect(word!.seconds[0]!.p).toBe(0);
     });
   });
 });

