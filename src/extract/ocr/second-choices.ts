@@ -1,16 +1,17 @@
 /**
- * Words of addresses repaired from the recogniser's own second choices. Where the recogniser
+ * Words of labels and addresses repaired from the recogniser's own second choices. Where the recogniser
  * misreads a glyph it often gave the printed one the next highest probability ("Kuautan" with an
  * "n" second at the u, "2S1o0" with "5" and "0" second): a word that is no known word as
- * read, but becomes one word of the page's places by taking second choices the recogniser gave
- * some weight, is that word. Unlike the repairs by glyph groups (address-words.ts), the
- * substituted glyph may be any the recogniser saw, so the words repaired to are only those an
- * address on this page is likely to hold: the lexicon's words of addresses and regions, and the
- * town names of the countries the page names (places.ts).
+ * read, but becomes one listed word by taking second choices the recogniser gave
+ * some weight, is that word, each glyph taken in the case the recogniser saw it. Unlike the
+ * repairs by glyph groups (address-words.ts), the substituted glyph may be any the recogniser saw,
+ * so the words repaired to are only those the page is likely to hold: the lexicon's labels
+ * ("Total", "Inclusive") and its words of addresses and regions, and the town names of the
+ * countries the page names (places.ts).
  */
-import { ADDRESS_WORDS, REGIONS } from '../lexicon.data';
+import { ADDRESS_WORDS, CONCEPTS, DOCUMENT_TITLES, REGIONS, TAX_EXCLUDED_WORDS, TAX_INCLUDED_WORDS } from '../lexicon.data';
 import { known } from '../thesaurus';
-import { bare, repaired, split } from './glyphs';
+import { bare, split } from './glyphs';
 import { placeWordsOf } from './places';
 
 /** The glyph the recogniser found next likeliest for a character of a word, and its probability. */
@@ -28,43 +29,46 @@ const MIN_LETTERS = 4;
 /** Positions of a word tried at most: the doubtful ones, most doubtful first. */
 const MAX_POSITIONS = 6;
 
-const ADDRESS = new Set(
-  [...ADDRESS_WORDS, ...REGIONS].flatMap((entry) => entry.split(/[\s-]+/)).map((word) => word.toUpperCase()).filter((word) => word.length >= MIN_LETTERS),
-);
+/** The words of entries (capitals), as far as they are words of MIN_LETTERS letters or more. */
+const wordsOf = (entries: string[]) => new Set(entries.flatMap((entry) => entry.toUpperCase().split(/[^\p{L}]+/u)).filter((word) => word.length >= MIN_LETTERS));
+const ADDRESS = wordsOf([...ADDRESS_WORDS, ...REGIONS]);
+/** The words of the lexicon's labels and titles, in its languages ("Total", "Inclusive", "Rechnung"). */
+const LABELS = wordsOf([...CONCEPTS.flatMap((c) => [...Object.values(c.terms).flat(), ...(c.weak ?? [])]), ...DOCUMENT_TITLES, ...TAX_INCLUDED_WORDS, ...TAX_EXCLUDED_WORDS]);
 
-/** The words (capitals) `stem` becomes by taking up to MAX_CHANGES of its doubtful second choices. */
-function readings(stem: string, seconds: SecondChoice[], glyphs: RegExp): Set<string> {
-  const upper = stem.toUpperCase();
-  const doubtful = [...upper]
+/**
+ * What `stem` becomes by taking up to MAX_CHANGES of its doubtful second choices, each glyph in the
+ * case the recogniser read it, by the reading in capitals.
+ */
+function readings(stem: string, seconds: SecondChoice[]): Map<string, string> {
+  const doubtful = [...stem]
     .map((_, i) => i)
-    .filter((i) => seconds[i]!.p >= SECOND_P && glyphs.test(seconds[i]!.glyph) && seconds[i]!.glyph.toUpperCase() !== upper[i])
+    .filter((i) => seconds[i]!.p >= SECOND_P && /^\p{L}$/u.test(seconds[i]!.glyph) && seconds[i]!.glyph.toUpperCase() !== stem[i]!.toUpperCase())
     .sort((a, b) => seconds[b]!.p - seconds[a]!.p)
     .slice(0, MAX_POSITIONS);
-  const out = new Set<string>();
+  const out = new Map<string, string>();
   const walk = (from: number, text: string[], changes: number) => {
-    if (changes) out.add(text.join(''));
+    if (changes) out.set(text.join('').toUpperCase(), text.join(''));
     if (changes === MAX_CHANGES) return;
     for (let k = from; k < doubtful.length; k++) {
       const i = doubtful[k]!;
       const next = [...text];
-      next[i] = seconds[i]!.glyph.toUpperCase();
+      next[i] = seconds[i]!.glyph;
       walk(k + 1, next, changes + 1);
     }
   };
-  walk(0, [...upper], 0);
+  walk(0, [...stem], 0);
   return out;
 }
 
-/** A word as read, repaired to the one place word its second choices make it; null when none or several. */
+/** A word as read, repaired to the one listed or place word its second choices make it; null when none or several. */
 function repairWord(text: string, seconds: SecondChoice[], places: Set<string>): string | null {
   const { before, core, after } = split(text);
   const stem = bare(core);
   if (stem.length < MIN_LETTERS || !/^\p{L}+$/u.test(stem)) return null;
-  const upper = stem.toUpperCase();
-  if (ADDRESS.has(upper) || places.has(upper) || known(stem)) return null;
-  const own = seconds.slice(before.length, before.length + stem.length);
-  const matches = [...readings(stem, own, /^\p{L}$/u)].filter((word) => ADDRESS.has(word) || places.has(word));
-  return matches.length === 1 ? before + repaired(core, matches[0]!) + after : null;
+  const listed = (word: string) => ADDRESS.has(word) || LABELS.has(word) || places.has(word);
+  if (listed(stem.toUpperCase()) || known(stem)) return null;
+  const matches = [...readings(stem, seconds.slice(before.length, before.length + stem.length))].filter(([upper]) => listed(upper));
+  return matches.length === 1 ? before + matches[0]![1] + core.slice(stem.length) + after : null;
 }
 
 /**

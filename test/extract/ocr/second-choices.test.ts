@@ -21,6 +21,11 @@ describe('OCR second choices', () => {
     expect(repair([word('SERENBAH', 1, { 4: ['M', 0.2], 7: ['N', 0.1] }), word('MALAYSIA', 1)])).toEqual(['SEREMBAN', 'MALAYSIA']);
   });
 
+  test("a word of the lexicon's labels is read from second choices on any page", () => {
+    expect(repair([word('Totai:', 1, { 4: ['l', 0.2] }), word('12.50', 1)])).toEqual(['Total:', '12.50']);
+    expect(repair([word('(lnclusive', 1, { 1: ['I', 0.3] }), word('of', 1), word('tax)', 1)])).toEqual(['(Inclusive', 'of', 'tax)']);
+  });
+
   test('without a country or state on the page, or with a second choice the recogniser barely gave, the word stays', () => {
     expect(repair([word('Kuautan,', 1, { 3: ['n', 0.3] })])).toEqual(['Kuautan,']);
     expect(repair([word('Kuautan,', 1, { 3: ['n', 0.01] }), word('Pahang', 1)])).toEqual(['Kuautan,', 'Pahang']);
