@@ -300,8 +300,8 @@ export async function readPageImage(recognise: ReadImage, source: GreyImage, dpi
 /**
  * The words with glyphs misread across letters and digits repaired ("Ja1an", "4780O"; see
  * confusions.ts), then misread legal forms of companies, line by line (see legal-forms.ts), and
- * misread words of addresses (see address-words.ts), last those of the words left that the
- * recogniser's second choices make words of the page's addresses (see second-choices.ts).
+ * misread words of addresses (see address-words.ts), last the words left that the recogniser's
+ * second choices make words of labels or of the page's addresses (see second-choices.ts).
  */
 export function repairLines<W extends { text: string; line: number; seconds?: SecondChoice[] }>(read: W[]): W[] {
   const words = read.map((w) => {
