@@ -124,11 +124,14 @@ describe('candidate features', () => {
     expect(cands.find((c) => c.value.includes('Trans: 311140'))!.features['addr:labelled']).toBe(1);
   });
 
-  test("a recognised address's full stop after a whole word or a number, more address after it, reads as the comma it lost; typed text as printed", () => {
+  test("a recognised address's full stop after a whole word, a number or a code, more address after it, reads as the comma it lost; typed text as printed", () => {
     expect(recognisedAddress('12, JALAN MELATI 3, TAMAN SERI INDAH. 43000 KAJANG, SELANGOR.')).toBe('12, JALAN MELATI 3, TAMAN SERI INDAH, 43000 KAJANG, SELANGOR.');
     expect(recognisedAddress('LOT 12. JALAN MAWAR 3/2. BLOCK D1. TAMAN INDAH')).toBe('LOT 12, JALAN MAWAR 3/2, BLOCK D1, TAMAN INDAH');
-    // Abbreviations, codes and a stop without a space after it stay.
-    expect(recognisedAddress('No. 5, Jln. Mawar, U3/G. Taman Indah.Kajang')).toBe('No. 5, Jln. Mawar, U3/G. Taman Indah.Kajang');
+    // A code ending in a letter is followed by a comma too; after a number or code, so is a stop before a word without a space.
+    expect(recognisedAddress('No. 5, Jln. Mawar U3/G. Taman Indah')).toBe('No. 5, Jln. Mawar U3/G, Taman Indah');
+    expect(recognisedAddress('JALAN MAWAR 1/9.SEKSYEN 9')).toBe('JALAN MAWAR 1/9,SEKSYEN 9');
+    // Abbreviations, a decimal mark and a word's stop without a space after it stay.
+    expect(recognisedAddress('No. 5, Jln. Mawar, KM 3.5 Taman Indah.Kajang')).toBe('No. 5, Jln. Mawar, KM 3.5 Taman Indah.Kajang');
     const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
     const text = 'CORNER STORE\n27, MARKET ROAD.\n54321 SPRINGFIELD\nTel: 03-555 1234\nTotal 5.00';
     const values = (scanned: boolean) => {

@@ -693,14 +693,17 @@ const ADDRESS_REACH = 25;
 const CENTRED = 0.12;
 
 /**
- * A full stop after a whole word of a recognised address, or after a number or code ending in a
+ * A full stop after a whole word of a recognised address, or after a number or a code holding a
  * figure, with more of the address after it: the comma whose tail faint print lost ("TAMAN INDAH.
- * 43000", "LOT 12. JALAN"). In the addresses the corpus's dev receipts print, a word of four
- * letters or more is followed by a comma 137 times and by a full stop once, a token ending in a
- * figure by a comma 111 times and never by a full stop; abbreviations are shorter words ("Jln.",
+ * 43000", "LOT 12. JALAN", "U3/G. TAMAN"); after a number or code also where no space follows
+ * before a word ("1/9.SEKSYEN"), which no decimal mark is. In the addresses the corpus's dev
+ * receipts print, a word of four letters or more is followed by a comma 137 times and by a full
+ * stop once; a token holding a figure by a comma 144 times (26 of them codes ending in a letter,
+ * 7 without a space after) and never by a full stop. Abbreviations are shorter words ("Jln.",
  * "No.").
  */
-const STOP_AFTER_WORD = /(?<=(?:^|[\s,])(?:\p{L}{4,}|[\p{L}\d/-]*\d))\.(?=\s+[\p{L}\d])/gu;
+const CODE = String.raw`[\p{L}\d/-]*\d[\p{L}\d/-]*`;
+const STOP_AFTER_WORD = new RegExp(String.raw`(?<=(?:^|[\s,])(?:\p{L}{4,}|${CODE}))\.(?=\s+[\p{L}\d])|(?<=(?:^|[\s,])${CODE})\.(?=\p{L})`, 'gu');
 export const recognisedAddress = (text: string) => text.replace(STOP_AFTER_WORD, ',');
 
 /**
