@@ -1,8 +1,9 @@
 /**
  * Words of addresses repaired where the recogniser misread one glyph of them ("FAMAN" for
- * "TAMAN", "Lavel" for "Level", "L0T" for "LOT"). Kinds of street, building and area, and the
- * names of countries and their states, come from short fixed lists (the lexicon's), so a word one
- * confusable glyph from exactly one of them, and no word of the dictionary as read, is that word.
+ * "TAMAN", "Lavel" for "Level", "L0T" for "LOT", "JA.LAN" for "JALAN"). Kinds of street, building
+ * and area, and the names of countries and their states, come from short fixed lists (the
+ * lexicon's), so a word one confusable glyph from exactly one of them, and no word of the
+ * dictionary as read, is that word.
  */
 import { ADDRESS_WORDS, REGIONS } from '../lexicon.data';
 import { known } from '../thesaurus';
@@ -25,10 +26,15 @@ const NOT_LETTER = /[\d|!]/;
 /** Below this length a misread letter (not a digit) changes too many ordinary words into a listed one ("ROAD", "LOAD"). */
 const MIN_LETTERS = 5;
 
+/** A full stop between two runs of two letters or more inside a word ("JA.LAN"): a speck read as a mark, where a listed word is left without it. */
+const INNER_STOP = /^(\p{L}{2,})\.(\p{L}{2,})$/u;
+
 /** A recognised word, repaired to the address word or region it misread by one glyph; as read otherwise. */
 export function repairAddressWord(text: string): string {
   const { before, core, after } = split(text);
   const stem = bare(core);
+  const inner = INNER_STOP.exec(stem);
+  if (inner && WORDS.has((inner[1]! + inner[2]!).toUpperCase())) return before + inner[1]! + inner[2]! + core.slice(stem.length) + after;
   if (stem.length < 3 || !/^[\p{L}\d|!]+$/u.test(stem) || !/\p{L}/u.test(stem)) return text;
   const upper = stem.toUpperCase();
   if (WORDS.has(upper)) return text;

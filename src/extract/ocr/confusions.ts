@@ -33,6 +33,8 @@ const DIGIT_IN_LOWER = /(?<=\p{Ll})[01](?=\p{Ll})/gu;
  * digit is its O or I. Codes ("SW1A", "U13", "A1B2") are shorter or hold more digits.
  */
 const DIGIT_IN_UPPER = /^([("']*\p{Lu}+)([01])(\p{Lu}+[)"'.,:;]*)$/u;
+/** A capital, then a 0 or 1, then small letters only ("F1oor", "C1ub"): the digit is the word's o or l. */
+const DIGIT_AFTER_CAPITAL = /^([("']*\p{Lu})([01])(\p{Ll}+[)"'.,:;]*)$/u;
 /** A number of three or more digits with one O among them ("4780O"): a postal code's or amount's 0. */
 const LETTER_IN_DIGITS = /^(?=(?:\D*\d){3})\d*[Oo]\d*$/;
 
@@ -45,5 +47,7 @@ export function repairOcrWord(text: string): string {
   if (!/[01]/.test(text)) return text;
   const upper = DIGIT_IN_UPPER.exec(text);
   if (upper && (upper[1]! + upper[3]!).replace(/[^\p{L}]/gu, '').length >= 4) return upper[1]! + (upper[2] === '0' ? 'O' : 'I') + upper[3]!;
+  const title = DIGIT_AFTER_CAPITAL.exec(text);
+  if (title) return title[1]! + (title[2] === '0' ? 'o' : 'l') + title[3]!;
   return text.replace(DIGIT_IN_LOWER, (d) => (d === '0' ? 'o' : 'l'));
 }

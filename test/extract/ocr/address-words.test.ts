@@ -27,6 +27,12 @@ describe('OCR address words', () => {
     expect(repairAddressWord('TOT')).toBe('TOT');
   });
 
+  test('a full stop read inside a listed word is dropped; abbreviations keep theirs', () => {
+    expect(repairAddressWord('JA.LAN')).toBe('JALAN');
+    expect(repairAddressWord('Ta.man,')).toBe('Taman,');
+    for (const text of ['S.A.', 'Sdn.Bhd', 'P.T.', 'No.12', 'Jln.Mawar']) expect(repairAddressWord(text)).toBe(text);
+  });
+
   test('words of the dictionary, listed words, codes and words two glyphs off stay as read', () => {
     for (const text of ['LOWER', 'Tower', 'STALE', 'JALAN', 'Selangor', 'B1750', 'U13/BG', 'TAMBUN', 'SETIA', 'Kedai', 'FAMAM', '12,', 'RM12.50'])
       expect(repairAddressWord(text)).toBe(text);

@@ -25,10 +25,13 @@ describe('OCR letter confusions', () => {
     expect(repairOcrWord('C0MPANY')).toBe('COMPANY');
     expect(repairOcrWord('4780O')).toBe('47800');
     expect(repairOcrWord('2O19')).toBe('2019');
+    // After a capital, before small letters only.
+    expect(repairOcrWord('F1oor,')).toBe('Floor,');
+    expect(repairOcrWord('C0ffee')).toBe('Coffee');
   });
 
   test('codes, numbers and ordinary words keep their glyphs', () => {
-    for (const text of ['SW1A', 'U13/BG', 'L0T', 'A1B2', 'PJU1A/3', 'NO', '1O', 'B1750', 'Level', '10AM', 'ISO9001', '1OO', 'x10y', 'Room101'])
+    for (const text of ['SW1A', 'U13/BG', 'L0T', 'A1B2', 'PJU1A/3', 'NO', '1O', 'B1750', 'Level', '10AM', 'ISO9001', '1OO', 'x10y', 'Room101', 'A1b2', 'B10b'])
       expect(repairOcrWord(text)).toBe(text);
   });
 
