@@ -27,7 +27,7 @@ function load(): Country[] {
     });
 }
 
-/** The town words (capitals) of every country the text (in capitals) names, or of a country or state it names. */
+/** The town words (capitals) of every country whose own name, or a state's or province's, the text (in capitals) holds. */
 export function placeWordsOf(upperText: string): Set<string> {
   countries ??= load();
   const out = new Set<string>();
