@@ -90,9 +90,9 @@ function repairCode(text: string, seconds: SecondChoice[]): string | null {
 }
 
 /**
- * The page's words with misread words of its addresses repaired from their second choices. Only
- * words `open` marks (those no earlier repair changed, whose choices still line up with their
- * text) are repaired.
+ * The page's words with misread words of labels and addresses, and postal codes, repaired from
+ * their second choices. Only words `open` marks (those no earlier repair changed, whose choices
+ * still line up with their text) are repaired.
  */
 export function repairBySecondChoices<W extends { text: string; line: number; seconds?: SecondChoice[] }>(words: W[], open: boolean[]): W[] {
   const places = placeWordsOf(words.map((w) => w.text.toUpperCase()).join(' '));
