@@ -11,9 +11,9 @@ import { bare, glyphsAlike, LOWERCASE_GROUPS, oneGlyphFrom, PRINT_GROUPS, repair
 
 const alike = glyphsAlike([...PRINT_GROUPS, ...LOWERCASE_GROUPS]);
 
-/** The lists' words in capitals, by length. */
+/** The lists' words in capitals (three letters or more), and by length. */
 const BY_LENGTH = new Map<number, string[]>();
-const WORDS = new Set(
+export const WORDS = new Set(
   [...ADDRESS_WORDS, ...REGIONS]
     .flatMap((entry) => entry.split(/[\s-]+/))
     .map((word) => word.toUpperCase())

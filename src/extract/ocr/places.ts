@@ -27,10 +27,12 @@ function load(): Country[] {
     });
 }
 
-/** The town words (capitals) of every country whose own name, or a state's or province's, the text (in capitals) holds. */
-export function placeWordsOf(upperText: string): Set<string> {
+/**
+ * Whether a word (capitals) is a town word of a country whose own name, or a state's or province's,
+ * the text (in capitals) holds.
+ */
+export function placeWordsOf(upperText: string): (word: string) => boolean {
   countries ??= load();
-  const out = new Set<string>();
-  for (const country of countries) if (country.names.test(upperText)) for (const word of country.words) out.add(word);
-  return out;
+  const named = countries.filter((country) => country.names.test(upperText)).map((country) => country.words);
+  return (word) => named.some((words) => words.has(word));
 }

@@ -9,8 +9,9 @@
  * ("Total", "Inclusive") and its words of addresses and regions, and the town names of the
  * countries the page names (places.ts).
  */
-import { ADDRESS_WORDS, CONCEPTS, DOCUMENT_TITLES, REGIONS, TAX_EXCLUDED_WORDS, TAX_INCLUDED_WORDS } from '../lexicon.data';
+import { CONCEPTS, DOCUMENT_TITLES, TAX_EXCLUDED_WORDS, TAX_INCLUDED_WORDS } from '../lexicon.data';
 import { known } from '../thesaurus';
+import { WORDS as ADDRESS } from './address-words';
 import { bare, split } from './glyphs';
 import { placeWordsOf } from './places';
 
@@ -32,11 +33,12 @@ const MIN_LETTERS = 4;
 /** Positions of a word tried at most: the doubtful ones, most doubtful first. */
 const MAX_POSITIONS = 6;
 
-/** The words of entries (capitals), as far as they are words of MIN_LETTERS letters or more. */
-const wordsOf = (entries: string[]) => new Set(entries.flatMap((entry) => entry.toUpperCase().split(/[^\p{L}]+/u)).filter((word) => word.length >= MIN_LETTERS));
-const ADDRESS = wordsOf([...ADDRESS_WORDS, ...REGIONS]);
-/** The words of the lexicon's labels and titles, in its languages ("Total", "Inclusive", "Rechnung"). */
-const LABELS = wordsOf([...CONCEPTS.flatMap((c) => [...Object.values(c.terms).flat(), ...(c.weak ?? [])]), ...DOCUMENT_TITLES, ...TAX_INCLUDED_WORDS, ...TAX_EXCLUDED_WORDS]);
+/** The words of the lexicon's labels and titles (capitals), in its languages ("Total", "Inclusive", "Rechnung"). */
+const LABELS = new Set(
+  [...CONCEPTS.flatMap((c) => [...Object.values(c.terms).flat(), ...(c.weak ?? [])]), ...DOCUMENT_TITLES, ...TAX_INCLUDED_WORDS, ...TAX_EXCLUDED_WORDS]
+    .flatMap((entry) => entry.toUpperCase().split(/[^\p{L}]+/u))
+    .filter((word) => word.length >= MIN_LETTERS),
+);
 
 /**
  * What `stem` becomes by taking up to MAX_CHANGES of its doubtful second choices, each glyph in the
@@ -64,11 +66,11 @@ function readings(stem: string, seconds: SecondChoice[]): Map<string, string> {
 }
 
 /** A word as read, repaired to the one listed or place word its second choices make it; null when none or several. */
-function repairWord(text: string, seconds: SecondChoice[], places: Set<string>): string | null {
+function repairWord(text: string, seconds: SecondChoice[], isPlace: (word: string) => boolean): string | null {
   const { before, core, after } = split(text);
   const stem = bare(core);
   if (stem.length < MIN_LETTERS || !/^\p{L}+$/u.test(stem)) return null;
-  const listed = (word: string) => ADDRESS.has(word) || LABELS.has(word) || places.has(word);
+  const listed = (word: string) => ADDRESS.has(word) || LABELS.has(word) || isPlace(word);
   if (listed(stem.toUpperCase()) || known(stem)) return null;
   const matches = [...readings(stem, seconds.slice(before.length, before.length + stem.length))].filter(([upper]) => listed(upper));
   return matches.length === 1 ? before + matches[0]![1] + core.slice(stem.length) + after : null;
@@ -95,15 +97,15 @@ function repairCode(text: string, seconds: SecondChoice[]): string | null {
  * still line up with their text) are repaired.
  */
 export function repairBySecondChoices<W extends { text: string; line: number; seconds?: SecondChoice[] }>(words: W[], open: boolean[]): W[] {
-  const places = placeWordsOf(words.map((w) => w.text.toUpperCase()).join(' '));
+  const isTown = placeWordsOf(words.map((w) => w.text.toUpperCase()).join(' '));
   const usable = (i: number) => open[i] && words[i]!.seconds?.length === words[i]!.text.length;
   const out = words.map((w, i) => {
-    const text = usable(i) ? repairWord(w.text, w.seconds!, places) : null;
+    const text = usable(i) ? repairWord(w.text, w.seconds!, isTown) : null;
     return text ? { ...w, text } : w;
   });
   const isPlace = (w: W | undefined) => {
     const stem = w ? bare(split(w.text).core).toUpperCase() : '';
-    return ADDRESS.has(stem) || places.has(stem);
+    return (stem.length >= MIN_LETTERS && ADDRESS.has(stem)) || isTown(stem);
   };
   return out.map((w, i) => {
     if (!usable(i) || out[i + 1]?.line !== w.line || !isPlace(out[i + 1])) return w;
