@@ -144,6 +144,25 @@ describe('candidate features', () => {
     expect(values(false)).toContain('27, MARKET ROAD. 54321 SPRINGFIELD');
   });
 
+  test('a value holding a word a second recogniser read otherwise is marked doubted', () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address"), col('date', 'Date', 'date'), col('total', 'Total', 'number')];
+    const text = 'CORNER STORE\n27, MARKET R0AD,\n54321 SPRINGFIELD\nDate 25/01/2018\nTotal 5.00';
+    // The second line's misread word, the date, and nothing on the total's line.
+    const doubts: Record<number, string[]> = { 1: ['R0AD,'], 3: ['25/01/2018'] };
+    const lines = linesFromText(text).map((l, i) => ({ ...l, confidence: 0.9, ...(doubts[i] ? { doubted: doubts[i] } : {}) }));
+    const { layout, wants } = ruleFields(lines, columns);
+    const doubtedOf = (id: string) => {
+      const want = wants.find((w) => w.column.id === id)!;
+      return Object.fromEntries(modelCandidates(roleOf(want)!, layout, want, wants, null, null).map((c) => [c.value, c.features['read:doubted'] ?? 0]));
+    };
+    const addresses = doubtedOf('address');
+    expect(addresses['27, MARKET R0AD, 54321 SPRINGFIELD']).toBe(1);
+    expect(addresses['54321 SPRINGFIELD']).toBe(0);
+    expect(doubtedOf('date')['2018-01-25']).toBe(1);
+    expect(doubtedOf('total')['5.00']).toBe(0);
+    expect(doubtedOf('company')['CORNER STORE']).toBe(0);
+  });
+
   test('an address starts under the name and its registration number, and stops before labelled details', () => {
     const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
     const cands = candidatesOf('CORNER STORE\n(123456-A)\n27, MARKET ROAD,\n54321 SPRINGFIELD\nInvoice No # : 1052580\nTotal 5.00', 'address', columns);

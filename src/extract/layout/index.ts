@@ -16,11 +16,13 @@ const CAPTION = /^(table|tab\.|tabelle|tableau|tabla|tabel|tabella|tabela|tabulk
 
 function textLine(page: number, line: Line): TextLine {
   const recognised = line.words.filter((w) => w.confidence !== undefined);
+  const doubted = line.words.filter((w) => w.doubted).map((w) => w.text);
   return {
     page, y: Math.round(line.y0 * 100) / 100, size: line.size, bold: line.bold || undefined,
     segments: line.segments.map((s) => ({ text: s.text, x0: Math.round(s.x0 * 100) / 100, x1: Math.round(s.x1 * 100) / 100 })),
     text: line.segments.map((s) => s.text).join(' '),
     ...(recognised.length ? { confidence: recognised.reduce((sum, w) => sum + w.confidence!, 0) / recognised.length } : {}),
+    ...(doubted.length ? { doubted } : {}),
   };
 }
 

@@ -20,6 +20,8 @@ export interface Word extends Box {
   rotation: 0 | 90 | 180 | 270;
   /** Recognition confidence 0..1 (OCR); absent for a text layer. */
   confidence?: number;
+  /** A second recogniser read other letters or figures in it (OCR). */
+  doubted?: boolean;
 }
 
 /** A horizontal or vertical ruling line (thin filled rectangles count as lines). */
@@ -63,4 +65,6 @@ export interface TextLine {
   text: string;
   /** Mean recognition confidence of its words (OCR); absent for a text layer. */
   confidence?: number;
+  /** Its words a second recogniser read otherwise (OCR), when there are any. */
+  doubted?: string[];
 }

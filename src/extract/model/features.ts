@@ -16,6 +16,7 @@ import { hasLegalForm, issuerDetail, nameLike, partyCandidates } from '../fields
 import { EMAIL_RE, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TITLES, URL_RE } from '../fields/values';
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 import { allAmounts } from '../fields/amounts';
+import type { TextLine } from '../layout/page';
 
 export type Role = 'number' | 'issue_date' | 'due_date' | 'seller' | 'buyer' | 'address' | 'net' | 'tax' | 'total' | 'currency';
 
@@ -772,6 +773,7 @@ function addressCandidates(ctx: Context): ModelCandidate[] {
         f['ocr:mean'] = confidences.reduce((a, b) => a + b, 0) / confidences.length;
         f['ocr:min'] = Math.min(...confidences);
       }
+      if (doubtedIn(lines, value)) f['read:doubted'] = 1;
       out.push({ value, line: s, features: f });
     }
   }
@@ -825,6 +827,14 @@ export function modelCandidates(
   const pageMid = new Map<number, number>();
   for (const seg of layout.segs.flat()) pageMid.set(seg.page, Math.max(pageMid.get(seg.page) ?? 0, seg.x1 / 2));
   const ctx: Context = { layout, want, rule, pageMid, maxSize: Math.max(0, ...layout.lines.map((l) => l.size)) };
+  const date = role === 'issue_date' || role === 'due_date';
+  const out = roleCandidates(role, ctx, wants, language);
+  // An address's lines are marked where they are joined; every other value stands on its own line.
+  if (role !== 'address') for (const c of out) if (doubtedIn(layout.lines.slice(c.line, c.line + 1), c.value, date)) c.features['read:doubted'] = 1;
+  return out;
+}
+
+function roleCandidates(role: Role, ctx: Context, wants: Want[], language: string | null): ModelCandidate[] {
   switch (role) {
     case 'issue_date':
     case 'due_date':
@@ -844,4 +854,19 @@ export function modelCandidates(
     case 'currency':
       return currencyCandidates(ctx, language);
   }
+}
+
+const bare = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+/**
+ * Whether a value holds a word of its lines that a second recogniser read otherwise (see
+ * ocr/agreement.ts): a value so read is misread more often. A date is written in its own form
+ * ("2018-01-12"), so any doubted word with a figure on its line counts.
+ */
+function doubtedIn(lines: TextLine[], value: string, date = false): boolean {
+  const doubted = lines.flatMap((l) => l.doubted ?? []).map(bare).filter(Boolean);
+  if (!doubted.length) return false;
+  if (date) return doubted.some((w) => /\d/.test(w));
+  const words = new Set(value.split(/[\s,]+/).map(bare));
+  return doubted.some((w) => words.has(w));
 }

