@@ -6,14 +6,18 @@
  * reading itself stays the first recogniser's (fusing the two lowered `check`); the doubt is a
  * feature of the field model.
  */
-import type { Char } from './ppocr';
+/** A recognised glyph (a recogniser's character), which may be marked doubted. */
+interface Glyph {
+  char: string;
+  doubted?: boolean;
+}
 
 /**
  * Marks the characters of `first` that lie in a stretch where `second` reads other letters or
  * figures (glyphs aligned by fewest edits; punctuation, spacing and case do not count).
  */
-export function markDoubted(first: Char[], second: Char[]): void {
-  const key = (c: Char) => c.char.toLowerCase();
+export function markDoubted(first: Glyph[], second: Glyph[]): void {
+  const key = (c: Glyph) => c.char.toLowerCase();
   const a = first.map((c, i) => ({ i, k: key(c) })).filter((c) => /[\p{L}\p{N}]/u.test(c.k));
   const b = second.map(key).filter((k) => /[\p{L}\p{N}]/u.test(k));
   const [n, m] = [a.length, b.length];
