@@ -219,4 +219,10 @@ async function main(): Promise<void> {
   console.log(`\ntrain:headers: l2 ${best!.l2}; wrote ${OUT} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-await main();
+// A missing corpus is a one-line error, not a stack.
+try {
+  await main();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exitCode = 1;
+}

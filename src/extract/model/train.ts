@@ -407,5 +407,12 @@ async function main(): Promise<void> {
   console.log(`\ntrain: wrote ${OUT} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-await main();
-await closeOcr();
+// A missing corpus or a weights file without its choices is a one-line error, not a stack.
+try {
+  await main();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exitCode = 1;
+} finally {
+  await closeOcr();
+}
