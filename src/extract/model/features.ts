@@ -856,7 +856,8 @@ function roleCandidates(role: Role, ctx: Context, wants: Want[], language: strin
   }
 }
 
-const bare = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+/** A word's letters and figures, in small letters: how two readings of it are compared. */
+const lettersOf = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 /**
  * Whether a value holds a word of its lines that a second recogniser read otherwise (see
@@ -864,9 +865,9 @@ const bare = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '')
  * ("2018-01-12"), so any doubted word with a figure on its line counts.
  */
 function doubtedIn(lines: TextLine[], value: string, date = false): boolean {
-  const doubted = lines.flatMap((l) => l.doubted ?? []).map(bare).filter(Boolean);
+  const doubted = lines.flatMap((l) => l.doubted ?? []).map(lettersOf).filter(Boolean);
   if (!doubted.length) return false;
   if (date) return doubted.some((w) => /\d/.test(w));
-  const words = new Set(value.split(/[\s,]+/).map(bare));
+  const words = new Set(value.split(/[\s,]+/).map(lettersOf));
   return doubted.some((w) => words.has(w));
 }

