@@ -486,6 +486,15 @@ describe('receipt features', () => {
     expect(under['party:wordy_rank']).toBe(0.5);
   });
 
+  test('a legal form whose words a full stop alone sets apart, or that ends in one, is a legal form', () => {
+    for (const name of ['CORNER TRADING SDN.BHD', 'Corner Trading Pte.Ltd', 'CORNER TRADING SDN BHD.']) {
+      const cands = candidatesOf(`${name}\nNo 5, Jalan Besar`, 'company', RECEIPT_COLUMNS);
+      expect(cands.find((c) => c.value === name)!.features['party:legal_form']).toBe(1);
+    }
+    // A word that merely ends in the letters of a form is none.
+    expect(candidatesOf('CORNER BAKERY.BHDX\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS).find((c) => c.value === 'CORNER BAKERY.BHDX')!.features['party:legal_form']).toBe(0);
+  });
+
   test('a name without its registration number; a name cut short before its legal form or after a connector', () => {
     const cands = candidatesOf('ACME TRADING SDN BHD (123456-A)\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS);
     const bare = cands.find((c) => c.value === 'ACME TRADING SDN BHD')!.features;

@@ -11,9 +11,11 @@ export const SALUTATION = new RegExp(
   `^(?:${ADDRESS_TITLES.map(escapeRe).sort((a, b) => b.length - a.length).join('|')})(?=\\s|$)`,
   'iu',
 );
-// Short forms ("SA", "AG", "AS") only as printed, longer ones ("LTD.", "Gmbh") in any case.
+// Short forms ("SA", "AG", "AS") only as printed, longer ones ("LTD.", "Gmbh") in any case. The
+// words of a form may stand apart by a full stop alone ("Sdn.Bhd", "Pte.Ltd"), and a form may end
+// a sentence ("... Sdn Bhd.").
 export const legalRe = (forms: string[], flags: string) =>
-  new RegExp(`(?:^|[\\s,])(?:${forms.map((f) => escapeRe(f).replace(/ /g, '\\s*')).sort((a, b) => b.length - a.length).join('|')})(?=$|[\\s,)])`, flags);
+  new RegExp(`(?:^|[\\s,])(?:${forms.map((f) => escapeRe(f).replace(/ /g, '[\\s.]*')).sort((a, b) => b.length - a.length).join('|')})(?=$|[\\s,.)])`, flags);
 export const LEGAL_SHORT = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').length <= 2), 'u');
 export const LEGAL_LONG = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').length > 2), 'iu');
 
