@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import type { Column } from '../../src/domain/columns';
 import { documentFields, linesFromText, ruleFields } from '../../src/extract/fields';
+import { hasLegalForm } from '../../src/extract/fields/parties';
 import { decode, learnedFields, roleOptions, type Option, type RoleOptions } from '../../src/extract/model';
 import { endsAddress, modelCandidates, recognisedAddress, roleOf, separatorLost, type Role } from '../../src/extract/model/features';
 import { probabilities, train, type RoleWeights } from '../../src/extract/model/logit';
@@ -491,8 +492,9 @@ describe('receipt features', () => {
       const cands = candidatesOf(`${name}\nNo 5, Jalan Besar`, 'company', RECEIPT_COLUMNS);
       expect(cands.find((c) => c.value === name)!.features['party:legal_form']).toBe(1);
     }
-    // A word that merely ends in the letters of a form is none.
+    // A word that merely ends in the letters of a form is none, nor a short form's letters abbreviating a word.
     expect(candidatesOf('CORNER BAKERY.BHDX\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS).find((c) => c.value === 'CORNER BAKERY.BHDX')!.features['party:legal_form']).toBe(0);
+    expect(hasLegalForm('CORNER STORE KG. BARU')).toBe(false);
   });
 
   test('a name without its registration number; a name cut short before its legal form or after a connector', () => {

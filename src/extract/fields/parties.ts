@@ -12,12 +12,13 @@ export const SALUTATION = new RegExp(
   'iu',
 );
 // Short forms ("SA", "AG", "AS") only as printed, longer ones ("LTD.", "Gmbh") in any case. The
-// words of a form may stand apart by a full stop alone ("Sdn.Bhd", "Pte.Ltd"), and a form may end
-// a sentence ("... Sdn Bhd.").
-export const legalRe = (forms: string[], flags: string) =>
-  new RegExp(`(?:^|[\\s,])(?:${forms.map((f) => escapeRe(f).replace(/ /g, '[\\s.]*')).sort((a, b) => b.length - a.length).join('|')})(?=$|[\\s,.)])`, flags);
-export const LEGAL_SHORT = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').length <= 2), 'u');
-export const LEGAL_LONG = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').length > 2), 'iu');
+// words of a form may stand apart by a full stop alone ("Sdn.Bhd", "Pte.Ltd"), and a longer form
+// may end a sentence ("... Sdn Bhd."); a short one with a full stop is more often an abbreviation
+// ("KG." for a village in an address).
+export const legalRe = (forms: string[], flags: string, stopAfter: boolean) =>
+  new RegExp(`(?:^|[\\s,])(?:${forms.map((f) => escapeRe(f).replace(/ /g, '[\\s.]*')).sort((a, b) => b.length - a.length).join('|')})(?=$|[\\s,)${stopAfter ? '.' : ''}])`, flags);
+export const LEGAL_SHORT = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').length <= 2), 'u', false);
+export const LEGAL_LONG = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').length > 2), 'iu', true);
 
 export const hasLegalForm = (text: string) => LEGAL_SHORT.test(text.trim()) || LEGAL_LONG.test(text.trim());
 export const PAGE_MARK = /^(?:page|seite|pag\.?|página|pagina|strona|blad|p\.)\s*\d/iu;
