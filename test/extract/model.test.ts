@@ -442,6 +442,13 @@ describe('receipt features', () => {
     expect(cands[0]!.features['label:own']).toBeGreaterThan(0.5);
   });
 
+  test('a figure whose currency mark stands with the label is a candidate, though the labels above line up as a column', () => {
+    const text = 'Total Sales RM    13.58\nRounding Adjustment RM    0.02\nTotal Rounded RM    13.60\nCash RM    20.00\nChange RM    6.40';
+    const cands = candidatesOf(text, 'total', RECEIPT_COLUMNS);
+    expect(cands.map((c) => c.amount)).toEqual([13.58, 0.02, 13.6, 20, 6.4]);
+    expect(cands.find((c) => c.amount === 13.6)!.features['amount:paid_less_change']).toBe(1);
+  });
+
   test('a label is read past a colon set apart from it', () => {
     const cands = candidatesOf('Total Sales    :    12.72', 'total', RECEIPT_COLUMNS);
     expect(cands[0]!.features['label:own']).toBeGreaterThan(0.5);

@@ -259,24 +259,33 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
   const rated: Array<{ candidate: ModelCandidate; rate: number }> = [];
   // Amounts labelled as money handed over or given back.
   const payments: Array<{ amount: number; line: number }> = [];
+  // Segments of figures left out as a table's, by line.
+  const columnFigures = new Map<number, Seg[]>();
+  const underColumnFigure = (i: number, seg: Seg) => (columnFigures.get(i - 1) ?? []).some((above) => above.page === seg.page && above.x0 < seg.x1 && seg.x0 < above.x1);
   layout.lines.forEach((line, i) => {
     const amounts = findAmounts(line.text, findDates(line.text, null)).filter((a) => a.money);
     amounts.forEach((a, k) => {
-      const seg = segAt(layout, i, a.start);
+      // The segment of the figure: a currency mark set apart from it ("Rounding RM   13.60") ends the label's.
+      const seg = segAt(layout, i, a.start + Math.max(0, a.raw.search(/[\d.,]/)));
       const segStart = seg ? line.text.indexOf(seg.text) : -1;
       const before = segStart >= 0 && segStart <= a.start ? line.text.slice(segStart, a.start) : line.text.slice(0, a.start);
       const { left, above } = labelsAt(layout, i, seg, before);
       const placement = placementOf(layout, seg);
       // A figure in a column of figures under a header is a table's, not a field of the document,
       // unless a label of the column's own stands beside it.
-      const inColumn = !!seg && layout.pairs.some((p) => p.seg === seg && p.placement <= 0.5);
       const hits = conceptsOf(left);
+      // A figure right under such a figure, beside words that name nothing (an item's description), is the same column's.
+      const described = /\p{L}/u.test(left) && !hits.some((h) => h.score >= 0.6);
+      const inColumn = !!seg && (layout.pairs.some((p) => p.seg === seg && p.placement <= 0.5) || (described && underColumnFigure(i, seg)));
       // Money handed over is labelled beside its figure or above it.
       const payment = /\p{L}/u.test(left) ? hits : conceptsOf(above);
       const tendered = payment.some((h) => (h.concept === 'tendered' || h.concept === 'amount_paid') && h.score >= 0.6);
       // Money handed over and change given count in the arithmetic below even where they are no candidates.
       if (tendered) payments.push({ amount: a.value, line: i });
-      if (inColumn && labelMatch(ctx.want, left) < 0.5) return;
+      if (inColumn && labelMatch(ctx.want, left) < 0.5) {
+        columnFigures.set(i, [...(columnFigures.get(i) ?? []), seg!]);
+        return;
+      }
       const f: Record<string, number> = {};
       labelFeatures(ctx, f, left, above);
       positionFeatures(ctx, f, i, seg);
