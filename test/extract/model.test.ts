@@ -449,6 +449,11 @@ describe('receipt features', () => {
     expect(cands.find((c) => c.amount === 13.6)!.features['amount:paid_less_change']).toBe(1);
   });
 
+  test("a figure under a table's figure, beside a description, is the table's; one beside a label is not", () => {
+    const text = 'Description    Price\nWidget         10.00\nGadget         20.00\nTotal          30.00';
+    expect(candidatesOf(text, 'total', RECEIPT_COLUMNS).map((c) => c.amount)).toEqual([30]);
+  });
+
   test('a label is read past a colon set apart from it', () => {
     const cands = candidatesOf('Total Sales    :    12.72', 'total', RECEIPT_COLUMNS);
     expect(cands[0]!.features['label:own']).toBeGreaterThan(0.5);
