@@ -27,8 +27,8 @@ interface Invoice {
 
 /**
  * An issuer whose statements the general model reads wrongly: the amount due stands beside a
- * phrase no lexicon knows as a total, and the date is printed day first with nothing on the page
- * saying so.
+ * phrase no lexicon knows as a total, under a larger amount (a credit limit), and the date is
+ * printed day first with nothing on the page saying so.
  */
 function statement(v: Invoice): Promise<Uint8Array> {
   return makePdf([
@@ -40,6 +40,7 @@ function statement(v: Invoice): Promise<Uint8Array> {
       d.text('Statement', 380, 130, { size: 14, bold: true });
       d.text(`Ref ${v.number}`, 380, 150);
       d.text(v.date, 380, 164);
+      d.text('Credit limit 2,500.00', 380, 178);
       let y = 220;
       for (const [item, amount] of v.items) {
         d.text(item, 50, y);
@@ -49,7 +50,7 @@ function statement(v: Invoice): Promise<Uint8Array> {
       d.text('Carried forward', 300, y + 20);
       d.text(v.carried, 480, y + 20);
       d.text('Settle by transfer', 300, y + 36);
-      d.text(v.total, 480, y + 36, { bold: true });
+      d.text(v.total, 480, y + 36);
     },
   ]);
 }
