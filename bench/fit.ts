@@ -1,19 +1,19 @@
 /**
- * `npm run bench -- fit`: how sure extraction is of documents that do not belong in the table, next
- * to documents that do. Dev cases of the corpus only (never the check split): every text document
- * (no OCR, to keep it quick) is extracted into a flexible copy of its own case's table ("fits") and
- * into the tables of cases of another family ("does not fit": a statistics table into an invoice's
- * tables, an invoice into a statistics table's; invoices, their line items and receipts are one
- * family, since one such document may rightly fill another's table). Prints the files' confidence
- * by quantile for both, and what share of each a cut-off would keep: the cut-off a `balanced`
- * table applies to whole documents (src/services/extract.service.ts, DOCUMENT_FIT) is chosen here.
+ * `npm run bench -- fit`: how well documents that do not belong in a table fit it, next to
+ * documents that do. Dev cases of the corpus only (never the check split): every text document (no
+ * OCR, to keep it quick) is mapped onto its own case's columns ("fits") and onto the columns of
+ * cases of another family ("does not fit": a statistics table into an invoice's tables, an invoice
+ * into a statistics table's; invoices, their line items and receipts are one family, since one such
+ * document may rightly fill another's table). Prints the documents' fit (the measure a `balanced`
+ * table's cut-off applies, `documentFit` in src/services/extract.service.ts) by quantile for both,
+ * and what share of each a cut-off would keep: DOCUMENT_FIT is chosen here. Run in-process, with
+ * the server's reading and mapping: the fit is no field of the API.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPUS_DIR, devCases, type CorpusCase } from '../src/extract/model/corpus';
-import { apiClient, startRowsmith } from './lib';
+import { CORPUS_DIR, cachedReading, devCases, type CorpusCase } from '../src/extract/model/corpus';
+import { documentFit, rowsOfReading } from '../src/services/extract.service';
 
-const ADMIN = 'bench-admin-key-0123456789abcdef';
 const OCR_FORMATS = new Set(['jpg', 'png']);
 /** Misfit pairs per document: enough for quantiles, few enough for a minute's run. */
 const PAIRS_PER_DOCUMENT = 3;
@@ -30,54 +30,39 @@ export async function run(): Promise<void> {
     return;
   }
   const cases = textCases();
-  const server = await startRowsmith({ ROWSMITH_BOOTSTRAP_KEY: ADMIN });
-  const call = apiClient(server.url, ADMIN);
-  try {
-    const me = await call('GET', '/v1/me');
-    const P = `/v1/projects/${me.body.projects[0].id}`;
-    const tables = new Map<string, string>();
-    for (const c of cases) {
-      const created = await call('POST', `${P}/tables`, { name: `fit ${c.id}`, columns_json: c.columns, strictness: 'flexible' });
-      if (created.status >= 300) throw new Error(`create table for ${c.id}: ${JSON.stringify(created.body).slice(0, 200)}`);
-      tables.set(c.id, created.body.id);
+  /** The document's fit in the table of `tableCase`, or 0 when it gives no rows (a flexible table writes whatever it finds). */
+  const fitOf = async (tableCase: CorpusCase, doc: CorpusCase): Promise<number> => {
+    const reading = await cachedReading(doc);
+    if (!reading) return 0;
+    const rows = rowsOfReading(reading, { columns: tableCase.columns, instruction: null, strictness: 'flexible' }, `fit ${tableCase.id}`, {}).filter((r) => Object.keys(r.values).length);
+    return documentFit(rows) ?? 0;
+  };
+  const fits: number[] = [];
+  const misfits: number[] = [];
+  for (const [i, doc] of cases.entries()) {
+    fits.push(await fitOf(doc, doc));
+    const others = cases.filter((c) => family(c.kind) !== family(doc.kind));
+    // A fixed spread over the other family, so every run measures the same pairs.
+    for (let k = 0; k < PAIRS_PER_DOCUMENT && others.length; k++) {
+      const table = others[(i * 7 + k * 13) % others.length]!;
+      const c = await fitOf(table, doc);
+      misfits.push(c);
+      if (process.env.VERBOSE && c >= 0.5) console.log(`misfit ${c.toFixed(2)}  ${doc.id} into the table of ${table.id}`);
     }
-    /** The file's confidence, or 0 when it wrote no rows (a flexible table writes whatever it finds). */
-    const confidence = async (tableCase: CorpusCase, doc: CorpusCase): Promise<number> => {
-      const form = new FormData();
-      form.append('file', new Blob([readFileSync(doc.documentPath)]), doc.documentPath.split('/').pop()!.replace('document', doc.id));
-      const res = await call('POST', `${P}/tables/${tables.get(tableCase.id)}/extract`, form);
-      const file = res.body?.files?.[0];
-      return typeof file?.confidence === 'number' && file.status === 'complete' ? file.confidence : 0;
-    };
-    const fits: number[] = [];
-    const misfits: number[] = [];
-    for (const [i, doc] of cases.entries()) {
-      fits.push(await confidence(doc, doc));
-      const others = cases.filter((c) => family(c.kind) !== family(doc.kind));
-      // A fixed spread over the other family, so every run measures the same pairs.
-      for (let k = 0; k < PAIRS_PER_DOCUMENT && others.length; k++) {
-        const table = others[(i * 7 + k * 13) % others.length]!;
-        const c = await confidence(table, doc);
-        misfits.push(c);
-        if (process.env.VERBOSE && c >= 0.5) console.log(`misfit ${c.toFixed(2)}  ${doc.id} into the table of ${table.id}`);
-      }
-    }
-    const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!.toFixed(2);
-    console.log('\nfit        files  written    p10    p25    p50    p75    p90');
-    for (const [label, xs] of [['fits', fits], ['misfits', misfits]] as const) {
-      const written = xs.filter((x) => x > 0);
-      console.log(`${label.padEnd(10)} ${String(xs.length).padStart(5)} ${String(written.length).padStart(8)} ${[0.1, 0.25, 0.5, 0.75, 0.9].map((p) => q(written.length ? written : [0], p).padStart(6)).join(' ')}`);
-    }
-    console.log('\ncut-off    fits kept  misfits kept   (of the files that wrote rows)');
-    for (const cut of CUTS) {
-      const kept = (xs: number[]) => {
-        const written = xs.filter((x) => x > 0);
-        return written.length ? `${((written.filter((x) => x >= cut).length / written.length) * 100).toFixed(0)}%` : '-';
-      };
-      console.log(`${cut.toFixed(2).padEnd(10)} ${kept(fits).padStart(9)} ${kept(misfits).padStart(13)}`);
-    }
-    console.log(`\nfit: ${cases.length} dev documents without OCR, ${misfits.length} misfit pairs, through HTTP against one rowsmith child process`);
-  } finally {
-    await server.stop();
   }
+  const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!.toFixed(2);
+  console.log('\nfit        files  written    p10    p25    p50    p75    p90');
+  for (const [label, xs] of [['fits', fits], ['misfits', misfits]] as const) {
+    const written = xs.filter((x) => x > 0);
+    console.log(`${label.padEnd(10)} ${String(xs.length).padStart(5)} ${String(written.length).padStart(8)} ${[0.1, 0.25, 0.5, 0.75, 0.9].map((p) => q(written.length ? written : [0], p).padStart(6)).join(' ')}`);
+  }
+  console.log('\ncut-off    fits kept  misfits kept   (of the files that wrote rows)');
+  for (const cut of CUTS) {
+    const kept = (xs: number[]) => {
+      const written = xs.filter((x) => x > 0);
+      return written.length ? `${((written.filter((x) => x >= cut).length / written.length) * 100).toFixed(0)}%` : '-';
+    };
+    console.log(`${cut.toFixed(2).padEnd(10)} ${kept(fits).padStart(9)} ${kept(misfits).padStart(13)}`);
+  }
+  console.log(`\nfit: ${cases.length} dev documents without OCR, ${misfits.length} misfit pairs, mapped in-process as the server maps them`);
 }

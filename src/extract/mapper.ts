@@ -180,6 +180,8 @@ export interface MappedRow {
   /** Coerced values by column id; columns without a value are absent. */
   values: Record<string, unknown>;
   confidence: number;
+  /** How well the document fits the table, where the learned model tells it apart from the confidence (see DocumentFields). */
+  fit?: number;
   /** Why values were left out: `column: message`. */
   problems: string[];
 }
@@ -469,6 +471,7 @@ export interface DocumentFieldValues {
   scores: Record<string, number>;
   /** The row's confidence when a learned model scored the fields (see DocumentFields). */
   confidence?: number;
+  fit?: number;
 }
 
 export interface MappingInput {
@@ -535,8 +538,10 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
     // The learned model's confidence counts the fields it left empty; the label rules' does not, so
     // a row of fields that found few of the columns, or that was read from a doubtful scan, is less sure.
     const found = Object.keys(row.values).length / Math.max(1, columns.length);
-    const base = fieldValues.confidence ?? row.confidence * (0.6 + 0.4 * found);
-    row.confidence = Math.round(Math.min(row.confidence, base) * (input.sureness ?? 1) * 1000) / 1000;
+    const sure = (base: number) => Math.round(Math.min(row.confidence, base) * (input.sureness ?? 1) * 1000) / 1000;
+    const base = row.confidence * (0.6 + 0.4 * found);
+    if (fieldValues.fit !== undefined) row.fit = sure(fieldValues.fit);
+    row.confidence = sure(fieldValues.confidence ?? base);
     return Object.keys(row.values).length ? [row] : [];
   }
   // Tables of the same columns that their titles do not tell apart from the best are its parts
@@ -690,8 +695,8 @@ function fieldsOfRecord(record: SourceRecord, columns: Column[]): DocumentFieldV
 
 /** Merges document fields, the higher score winning a column. */
 function mergeFields(a: DocumentFieldValues, b: DocumentFieldValues): DocumentFieldValues {
-  const confidence = b.confidence ?? a.confidence;
-  const out: DocumentFieldValues = { values: { ...a.values }, scores: { ...a.scores }, ...(confidence === undefined ? {} : { confidence }) };
+  const [confidence, fit] = b.confidence !== undefined ? [b.confidence, b.fit] : [a.confidence, a.fit];
+  const out: DocumentFieldValues = { values: { ...a.values }, scores: { ...a.scores }, ...(confidence === undefined ? {} : { confidence }), ...(fit === undefined ? {} : { fit }) };
   for (const [id, value] of Object.entries(b.values)) {
     if (!present(value)) continue;
     if (!present(out.values[id]) || (b.scores[id] ?? 0) > (out.scores[id] ?? 0)) {
@@ -725,10 +730,10 @@ function withLearned(fields: DocumentFieldValues, found: { values: Record<string
   if (!ids.length) return fields;
   const out: DocumentFieldValues = { values: { ...fields.values, ...learned }, scores: { ...fields.scores } };
   for (const id of ids) out.scores[id] = LEARNED_SCORE;
-  if (fields.confidence !== undefined) {
-    const n = Math.max(columnCount, ids.length);
-    out.confidence = Math.round(((fields.confidence * (n - ids.length) + LEARNED_SCORE * ids.length) / n) * 1000) / 1000;
-  }
+  const n = Math.max(columnCount, ids.length);
+  // Each learned field counts as LEARNED_SCORE, in the kind of mean each measure takes (see DocumentFields).
+  if (fields.confidence !== undefined) out.confidence = Math.round(Math.exp((Math.log(fields.confidence) * (n - ids.length) + Math.log(LEARNED_SCORE) * ids.length) / n) * 1000) / 1000;
+  if (fields.fit !== undefined) out.fit = Math.round(((fields.fit * (n - ids.length) + LEARNED_SCORE * ids.length) / n) * 1000) / 1000;
   return out;
 }
 

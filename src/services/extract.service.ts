@@ -205,18 +205,21 @@ export function checkDocuments(documents: SourceDocument[], limits: Pick<Config,
 /** Below this confidence a strict table leaves a row out: the mapper is less than half sure of it. */
 export const STRICT_MIN_CONFIDENCE = 0.5;
 /**
- * Below this mean confidence a document does not fit the table, and a strict or balanced table
+ * Below this fit (`documentFit`) a document does not fit the table, and a strict or balanced table
  * takes none of its rows: measured by `npm run bench -- fit` on the corpus's dev documents, it keeps
  * 99% of documents in their own tables and drops most documents put into another kind's tables.
  */
 export const DOCUMENT_FIT = 0.45;
 
+/** How well a document's rows fit their table: their fit where the learned model gave one, else their confidence. */
+export const documentFit = (rows: MappedRow[]): number | null => mean(rows.map((r) => r.fit ?? r.confidence));
+
 /** Why a document does not fit, or null when it does (flexible tables take every document). */
 function misfit(rows: MappedRow[], strictness: Strictness): string | null {
   if (strictness === 'flexible' || rows.length === 0) return null;
-  const confidence = mean(rows.map((r) => r.confidence));
-  if (confidence === null || confidence >= DOCUMENT_FIT) return null;
-  return `the document does not fit the table: its rows' confidence is ${confidence.toFixed(2)}, and a ${strictness} table takes documents from ${DOCUMENT_FIT}`;
+  const fit = documentFit(rows);
+  if (fit === null || fit >= DOCUMENT_FIT) return null;
+  return `the document does not fit the table: its rows' fit is ${fit.toFixed(2)}, and a ${strictness} table takes documents from ${DOCUMENT_FIT}`;
 }
 
 /**

@@ -254,9 +254,22 @@ describe('other typed values', () => {
     const lines = linesFromText('Invoice number: 12\nTotal: 5.00');
     const fitting = [col('no', 'Invoice number', 'string'), col('total', 'Total', 'currency')];
     const confidenceWith = (extra: Column) => documentFields(lines, [...fitting, extra]).confidence!;
-    const alone = documentFields(lines, fitting).confidence!;
-    expect(confidenceWith(col('iban', 'IBAN', 'string'))).toBe(alone);
-    expect(confidenceWith(col('handgun', 'Handgun', 'number'))).toBeCloseTo((alone * 2) / 3, 2);
+    const alone = documentFields(lines, fitting);
+    expect(confidenceWith(col('iban', 'IBAN', 'string'))).toBe(alone.confidence!);
+    // The row's confidence is the fields' geometric mean, an empty field counting 0.01; its fit, their plain mean.
+    const handgun = documentFields(lines, [...fitting, col('handgun', 'Handgun', 'number')]);
+    expect(handgun.confidence!).toBeCloseTo(Math.cbrt(alone.confidence! ** 2 * 0.01), 2);
+    expect(handgun.fit!).toBeCloseTo((alone.fit! * 2) / 3, 2);
+  });
+
+  test("one doubtful field makes the row doubtful; the document still fits", () => {
+    const lines = linesFromText('Invoice number: 12\nTotal: 5.00');
+    const fitting = [col('no', 'Invoice number', 'string'), col('total', 'Total', 'currency')];
+    const { confidence, fit, scores } = documentFields(lines, [...fitting, col('due', 'Due date', 'date')]);
+    // A due date is usually printed: left empty it counts as unsure, the row less sure than its fields' mean.
+    expect(scores.due).toBeUndefined();
+    expect(confidence!).toBeLessThan(fit!);
+    expect(fit!).toBeLessThan(Math.min(scores.no!, scores.total!));
   });
 });
 

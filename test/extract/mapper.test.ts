@@ -5,6 +5,7 @@ import { parseHumanNumber } from '../../src/extract/coerce';
 import type { TableCandidate } from '../../src/extract/document';
 import { alignLabels, mapDocument, nameScore, valueHints } from '../../src/extract/mapper';
 import type { Column } from '../../src/domain/columns';
+import { documentFit } from '../../src/services/extract.service';
 
 const col = (id: string, name: string, type: Column['type'] = 'string', extra: Partial<Column> = {}): Column => ({ id, name, type, required: false, ...extra }) as Column;
 const table = (grid: unknown[][], extra: Partial<TableCandidate> = {}): TableCandidate => ({ label: 'table 1', context: '', grid, ...extra });
@@ -163,6 +164,16 @@ describe('confidence of a row of document fields', () => {
     const scan = mapDocument({ tables: [], groups: [], fields: fields({ number: 'A-1', total: '5.00', vendor: 'Acme' }), sureness: 0.6 }, cols, 'balanced')[0]!;
     expect(one.confidence).toBeLessThan(all.confidence);
     expect(scan.confidence).toBeCloseTo(all.confidence * 0.6, 2);
+  });
+
+  test("the learned model's confidence and fit are each the row's, scaled by a doubtful scan; the document's fit is its rows' fit", () => {
+    const learned = { ...fields({ number: 'A-1', total: '5.00', vendor: 'Acme' }), confidence: 0.3, fit: 0.7 };
+    const row = mapDocument({ tables: [], groups: [], fields: learned, sureness: 0.9 }, cols, 'balanced')[0]!;
+    expect(row.confidence).toBeCloseTo(0.27, 3);
+    expect(row.fit!).toBeCloseTo(0.63, 3);
+    expect(documentFit([row, { ...row, fit: 0.53 }])).toBeCloseTo(0.58, 3);
+    // Rows of tables have no fit of their own: their confidence is it.
+    expect(documentFit([{ values: { a: 1 }, confidence: 0.4, problems: [] }])).toBe(0.4);
   });
 });
 

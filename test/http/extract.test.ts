@@ -169,7 +169,7 @@ describe('extract into a table', () => {
       const reply = await run(strictness);
       expect(reply.total_rows).toBe(0);
       expect(reply.files[0].status).toBe('failed');
-      expect(reply.files[0].error).toContain(`the document does not fit the table: its rows' confidence is ${flexible.confidence.toFixed(2)}, and a ${strictness} table takes documents from ${DOCUMENT_FIT}`);
+      expect(reply.files[0].error).toContain(`the document does not fit the table: its rows' fit is ${flexible.confidence.toFixed(2)}, and a ${strictness} table takes documents from ${DOCUMENT_FIT}`);
     }
   });
 

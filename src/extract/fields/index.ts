@@ -26,6 +26,8 @@ export interface DocumentFields {
   scores: Record<string, number>;
   /** The row's confidence from the learned model's field probabilities, when it scored any field. */
   confidence?: number;
+  /** How well the document fits the table: the same probabilities' mean (see `documentFields`). */
+  fit?: number;
 }
 
 // ---------------------------------------------------------------- currency
@@ -63,6 +65,9 @@ function currencyValue(column: Column, code: string): string | null {
 // ---------------------------------------------------------------- the engine
 
 const MIN_SCORE = 0.5;
+/** A field's share of a row's confidence is at least this: an empty or unsure field lowers the row without zeroing it. */
+const MIN_PART = 0.01;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
  * One value per column from a document's lines (outside its tables; add `tableLines` of its
@@ -101,8 +106,13 @@ export function documentFields(lines: TextLine[], columns: Column[], weights?: W
     scores[id] = Math.round(Math.min(1, c.score) * 1000) / 1000;
     parts.push(scores[id]!);
   }
-  const confidence = parts.length ? Math.round((parts.reduce((a, b) => a + b, 0) / parts.length) * 1000) / 1000 : undefined;
-  return confidence === undefined ? { values, scores } : { values, scores, confidence };
+  if (!parts.length) return { values, scores };
+  // The row is right only when every field is: their geometric mean, so that one doubtful field
+  // makes the row doubtful. Whether the document fits the table at all is their plain mean: a
+  // receipt with a misread address is still a receipt.
+  const confidence = Math.exp(parts.reduce((a, b) => a + Math.log(Math.max(MIN_PART, b)), 0) / parts.length);
+  const fit = parts.reduce((a, b) => a + b, 0) / parts.length;
+  return { values, scores, confidence: round3(confidence), fit: round3(fit) };
 }
 
 /** The layout, what each column asks for, and the label rules' choice per column (the model's inputs). */
