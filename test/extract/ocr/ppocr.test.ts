@@ -1,6 +1,8 @@
 /** PP-OCR's characters into words: at its spaces, where a space was likely, never inside a number's decimals. */
 import { describe, expect, test } from 'bun:test';
-import { charsOf, wordsOf, type Char } from '../../../src/extract/ocr/ppocr';
+import { bundledModels, charsOf, PaddleRecogniser, wordsOf, type Char } from '../../../src/extract/ocr/ppocr';
+import type { GreyImage } from '../../../src/extract/ocr/raster';
+import { greyPixels } from './draw';
 
 /**
  * Characters one output step each; `~` before a character marks a likely space (probability 0.3),
@@ -108,4 +110,27 @@ describe('PP-OCR words', () => {
       expect(word!.seconds[0]!.p).toBe(0);
     });
   });
+});
+
+describe('the recognisers', () => {
+  // Faint grey print at a small size: glyphs the first recogniser is less than sure of, which the second reads again.
+  const page = (): GreyImage => ({
+    width: 700,
+    height: 160,
+    data: greyPixels(700, 160, (g) => {
+      g.fillStyle = '#8a8a8a';
+      g.font = '15px "DejaVu Sans", sans-serif';
+      g.fillText('Jalan Perindustrian 5, Taman Bukit Indah', 20, 50);
+      g.fillText('Invoice No: CS10217   Total RM 104.00', 20, 100);
+    }),
+  });
+
+  test('without a second recogniser a page is read alike, and no word is doubted', async () => {
+    const both = await PaddleRecogniser.create();
+    const alone = await PaddleRecogniser.create({ ...bundledModels(), latin: undefined });
+    const [withSecond, withoutSecond] = [await both.read(page()), await alone.read(page())];
+    expect(withoutSecond.map((w) => w.text)).toEqual(withSecond.map((w) => w.text));
+    expect(withoutSecond.map((w) => w.text).join(' ')).toContain('104.00');
+    expect(withoutSecond.filter((w) => w.doubted)).toEqual([]);
+  }, 60_000);
 });
