@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { InferenceSession as Session, Tensor as TensorType } from 'onnxruntime-node';
+import { median } from '../layout/lines';
 import { resize, type GreyImage } from './raster';
 import type { PixelWord } from './recognise';
 import { markDoubted } from './agreement';
@@ -90,6 +91,19 @@ export function bundledModels(): PaddleModels {
  */
 const SECOND_OPINION_BELOW = 0.8;
 
+/**
+ * A letterhead's name in type this much taller than the page's usual lines (double height) is
+ * read widened: such glyphs come out narrower than the print the recogniser learnt from, and it
+ * drops some ("99" read "9"). Only near the top, where the issuer's name stands.
+ */
+const TALL = 1.25;
+const WIDEN = 1.25;
+const LETTERHEAD = 0.25;
+
+/** How much wider than its height says a line is read: WIDEN for a letterhead's tall type, else 1. `usual` is the page's median text height. */
+export const widening = (region: Pick<Region, 'text' | 'y0'>, usual: number, pageHeight: number) =>
+  region.text >= TALL * usual && region.y0 < LETTERHEAD * pageHeight ? WIDEN : 1;
+
 interface Reader {
   session: Session;
   /** Output class i + 1 is glyph i; class 0 is CTC's blank. */
@@ -124,8 +138,9 @@ export class PaddleRecogniser {
     const regions = await this.detect(image);
     const words: PixelWord[] = [];
     const lines = lineNumbers(regions);
+    const usual = median(regions.map((r) => r.text));
     for (const [i, region] of regions.entries()) {
-      for (const word of await this.recognise(image, region)) words.push({ ...word, line: lines[i]! });
+      for (const word of await this.recognise(image, region, widening(region, usual, image.height))) words.push({ ...word, line: lines[i]! });
     }
     return words;
   }
@@ -152,17 +167,18 @@ export class PaddleRecogniser {
   }
 
   /** The words of one region, each with the box its characters' output steps span. */
-  private async recognise(image: GreyImage, region: Region): Promise<Array<Omit<PixelWord, 'line'>>> {
+  private async recognise(image: GreyImage, region: Region, widen = 1): Promise<Array<Omit<PixelWord, 'line'>>> {
     const w = Math.round(region.x1 - region.x0);
     const h = Math.round(region.y1 - region.y0);
     if (w < 2 || h < 2) return [];
     const factor = LINE_HEIGHT / h;
-    const width = Math.max(LINE_HEIGHT / 3, Math.round(w * factor));
+    const across = factor * widen;
+    const width = Math.max(LINE_HEIGHT / 3, Math.round(w * across));
     const input = new Float32Array(3 * LINE_HEIGHT * width);
     const plane = LINE_HEIGHT * width;
     for (let y = 0; y < LINE_HEIGHT; y++) {
       for (let x = 0; x < width; x++) {
-        const v = sample(image, region.x0 + (x + 0.5) / factor - 0.5, region.y0 + (y + 0.5) / factor - 0.5) / 127.5 - 1;
+        const v = sample(image, region.x0 + (x + 0.5) / across - 0.5, region.y0 + (y + 0.5) / factor - 0.5) / 127.5 - 1;
         input[y * width + x] = v;
         input[plane + y * width + x] = v;
         input[2 * plane + y * width + x] = v;

@@ -1,6 +1,6 @@
 /** PP-OCR's characters into words: at its spaces, where a space was likely, never inside a number's decimals. */
 import { describe, expect, test } from 'bun:test';
-import { bundledModels, charsOf, PaddleRecogniser, wordsOf, type Char } from '../../../src/extract/ocr/ppocr';
+import { bundledModels, charsOf, PaddleRecogniser, widening, wordsOf, type Char } from '../../../src/extract/ocr/ppocr';
 import type { GreyImage } from '../../../src/extract/ocr/raster';
 import { greyPixels } from './draw';
 
@@ -113,6 +113,12 @@ describe('PP-OCR words', () => {
 });
 
 describe('the recognisers', () => {
+  test("a letterhead's tall type is read widened; tall type further down, and usual type, as it stands", () => {
+    expect(widening({ text: 40, y0: 30 }, 24, 1000)).toBe(1.25);
+    expect(widening({ text: 40, y0: 700 }, 24, 1000)).toBe(1);
+    expect(widening({ text: 25, y0: 30 }, 24, 1000)).toBe(1);
+  });
+
   // Faint grey print at a small size: glyphs the first recogniser is less than sure of, which the second reads again.
   const page = (): GreyImage => ({
     width: 700,
