@@ -58,8 +58,9 @@ export const PRIORS: Record<Role, Record<string, number>> = {
   address: COMMON_PRIOR,
   net: { ...COMMON_PRIOR, 'amount:net_of_tax': 1, 'amount:gross_of_tax': -1, 'amount:taxed_at_rate': 1, 'amount:includes_rated_tax': -1 },
   tax: COMMON_PRIOR,
-  // A printed tax completing an amount to another makes it a net; what a till rounds is what is paid.
-  total: { ...COMMON_PRIOR, 'amount:net_of_tax': -2, 'amount:gross_of_tax': 1, 'amount:rounds_labelled': 1, 'amount:unrounded': -1, 'label:items_header': -2, 'amount:includes_rated_tax': 1, 'amount:taxed_at_rate': -1, 'amount:rated_tax': -2 },
+  // A printed tax completing an amount to another makes it a net; what a till rounds, and the money
+  // handed over less the change, is what is paid.
+  total: { ...COMMON_PRIOR, 'amount:paid_less_change': 1, 'amount:net_of_tax': -2, 'amount:gross_of_tax': 1, 'amount:rounds_labelled': 1, 'amount:unrounded': -1, 'label:items_header': -2, 'amount:includes_rated_tax': 1, 'amount:taxed_at_rate': -1, 'amount:rated_tax': -2 },
   currency: COMMON_PRIOR,
 };
 
