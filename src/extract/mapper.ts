@@ -10,6 +10,8 @@
  */
 import type { Column } from '../domain/columns';
 import type { Strictness } from '../domain/tables';
+import { roundTo } from '../lib/decimal';
+import { weightedMeans } from '../lib/means';
 import { agreement, arithmeticColumns, itemRoles, MIN_AGREEMENT, type ItemRoles } from './arithmetic';
 import { assignMax } from './assign';
 import { ambiguousDate, coerce, fits, type ValueHints } from './coerce';
@@ -732,8 +734,9 @@ function withLearned(fields: DocumentFieldValues, found: { values: Record<string
   for (const id of ids) out.scores[id] = LEARNED_SCORE;
   const n = Math.max(columnCount, ids.length);
   // Each learned field counts as LEARNED_SCORE, in the kind of mean each measure takes (see DocumentFields).
-  if (fields.confidence !== undefined) out.confidence = Math.round(Math.exp((Math.log(fields.confidence) * (n - ids.length) + Math.log(LEARNED_SCORE) * ids.length) / n) * 1000) / 1000;
-  if (fields.fit !== undefined) out.fit = Math.round(((fields.fit * (n - ids.length) + LEARNED_SCORE * ids.length) / n) * 1000) / 1000;
+  const blend = (measure: number): Array<[number, number]> => [[measure, n - ids.length], [LEARNED_SCORE, ids.length]];
+  if (fields.confidence !== undefined) out.confidence = roundTo(weightedMeans(blend(fields.confidence)).geometric, 3);
+  if (fields.fit !== undefined) out.fit = roundTo(weightedMeans(blend(fields.fit)).plain, 3);
   return out;
 }
 

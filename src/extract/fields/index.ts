@@ -18,6 +18,8 @@ import { resolveParties } from './parties';
 import { findAmounts, IBAN_RE, validIban } from './values';
 import { wantOf, type Want } from './wants';
 import { learnedFields, type Weights } from '../model';
+import { roundTo } from '../../lib/decimal';
+import { weightedMeans } from '../../lib/means';
 
 export { linesFromText, tableLines } from './text';
 
@@ -67,7 +69,6 @@ function currencyValue(column: Column, code: string): string | null {
 const MIN_SCORE = 0.5;
 /** A field's share of a row's confidence is at least this: an empty or unsure field lowers the row without zeroing it. */
 const MIN_PART = 0.01;
-const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
  * One value per column from a document's lines (outside its tables; add `tableLines` of its
@@ -110,9 +111,9 @@ export function documentFields(lines: TextLine[], columns: Column[], weights?: W
   // The row is right only when every field is: their geometric mean, so that one doubtful field
   // makes the row doubtful. Whether the document fits the table at all is their plain mean: a
   // receipt with a misread address is still a receipt.
-  const confidence = Math.exp(parts.reduce((a, b) => a + Math.log(Math.max(MIN_PART, b)), 0) / parts.length);
-  const fit = parts.reduce((a, b) => a + b, 0) / parts.length;
-  return { values, scores, confidence: round3(confidence), fit: round3(fit) };
+  const confidence = weightedMeans(parts.map((p) => [Math.max(MIN_PART, p), 1])).geometric;
+  const fit = weightedMeans(parts.map((p) => [p, 1])).plain;
+  return { values, scores, confidence: roundTo(confidence, 3), fit: roundTo(fit, 3) };
 }
 
 /** The layout, what each column asks for, and the label rules' choice per column (the model's inputs). */
