@@ -29,6 +29,12 @@ const MIN_LETTERS = 5;
 /** A full stop between two runs of two letters or more inside a word ("JA.LAN"): a speck read as a mark, where a listed word is left without it. */
 const INNER_STOP = /^(\p{L}{2,})\.(\p{L}{2,})$/u;
 
+/** Whether `read` (capitals) is `word` with only digits or strokes misread, each for a letter of its group. */
+function digitsFor(read: string, word: string): boolean {
+  if (read.length !== word.length) return false;
+  return [...word].every((letter, i) => read[i] === letter || (NOT_LETTER.test(read[i]!) && alike(read[i]!, letter)));
+}
+
 /** A recognised word, repaired to the address word or region it misread by one glyph; as read otherwise. */
 export function repairAddressWord(text: string): string {
   const { before, core, after } = split(text);
@@ -40,8 +46,11 @@ export function repairAddressWord(text: string): string {
   if (WORDS.has(upper)) return text;
   const digit = NOT_LETTER.test(stem);
   if (!digit && stem.length < MIN_LETTERS) return text;
-  // Same length, or one longer for "rn" read where "m" stands.
-  const matches = [...(BY_LENGTH.get(stem.length) ?? []), ...(BY_LENGTH.get(stem.length - 1) ?? [])].filter((word) => oneGlyphFrom(stem, word, alike));
+  // Same length, or one longer for "rn" read where "m" stands; or, where only digits stand for
+  // letters, as many of them as the word holds ("10T" for "LOT": a letter is never read as two digits).
+  const matches = [...(BY_LENGTH.get(stem.length) ?? []), ...(BY_LENGTH.get(stem.length - 1) ?? [])].filter(
+    (word) => oneGlyphFrom(stem, word, alike) || (digit && digitsFor(upper, word)),
+  );
   if (matches.length !== 1) return text;
   // A word of the dictionary is what it reads ("LOWER" floor is no "TOWER").
   if (!digit && known(stem)) return text;

@@ -25,6 +25,10 @@ describe('OCR address words', () => {
     expect(repairAddressWord('R0AD')).toBe('ROAD');
     expect(repairAddressWord('LOAD')).toBe('LOAD');
     expect(repairAddressWord('TOT')).toBe('TOT');
+    // Only digits misread, as many as the word holds; a letter misread beside a digit is too far.
+    expect(repairAddressWord('10T')).toBe('LOT');
+    expect(repairAddressWord('R0A0')).toBe('ROAD');
+    expect(repairAddressWord('R0AO')).toBe('R0AO');
   });
 
   test('a full stop read inside a listed word is dropped; abbreviations keep theirs', () => {
