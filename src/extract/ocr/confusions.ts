@@ -39,10 +39,19 @@ const DIGIT_AFTER_CAPITAL = /^([("']*\p{Lu})([01])(\p{Ll}+[)"'.,:;]*)$/u;
 const LETTER_IN_DIGITS = /^(?=(?:\D*\d){3})\d*[Oo]\d*$/;
 
 /**
+ * A word of letters ending in an apostrophe not after an s ("FOUR'"): a speck beside the last
+ * letter read as a mark. A possessive after a plural ("SHOPS'") keeps it; so do figures ("6'").
+ */
+const STRAY_APOSTROPHE = /^(\p{L}+[^\P{L}sS])['’]$/u;
+
+/**
  * A recognised word with a digit read inside letters, or an O inside digits, repaired: the
- * surrounding glyphs say which was meant. Mixed codes keep their digits.
+ * surrounding glyphs say which was meant. Mixed codes keep their digits. A stray apostrophe after
+ * a word is dropped.
  */
 export function repairOcrWord(text: string): string {
+  const stray = STRAY_APOSTROPHE.exec(text);
+  if (stray) return stray[1]!;
   if (LETTER_IN_DIGITS.test(text)) return text.replace(/[Oo]/, '0');
   if (!/[01]/.test(text)) return text;
   const upper = DIGIT_IN_UPPER.exec(text);

@@ -30,6 +30,12 @@ describe('OCR letter confusions', () => {
     expect(repairOcrWord('C0ffee')).toBe('Coffee');
   });
 
+  test("an apostrophe after a word's last letter is a speck, unless after an s; figures keep theirs", () => {
+    expect(repairOcrWord("FOUR'")).toBe('FOUR');
+    expect(repairOcrWord('Wood’')).toBe('Wood');
+    for (const text of ["SHOPS'", "James'", "6'", "O'", "'TIS", "rock'n'roll"]) expect(repairOcrWord(text)).toBe(text);
+  });
+
   test('codes, numbers and ordinary words keep their glyphs', () => {
     for (const text of ['SW1A', 'U13/BG', 'L0T', 'A1B2', 'PJU1A/3', 'NO', '1O', 'B1750', 'Level', '10AM', 'ISO9001', '1OO', 'x10y', 'Room101', 'A1b2', 'B10b'])
       expect(repairOcrWord(text)).toBe(text);
