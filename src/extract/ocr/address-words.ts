@@ -47,7 +47,8 @@ export function repairAddressWord(text: string): string {
   const digit = NOT_LETTER.test(stem);
   if (!digit && stem.length < MIN_LETTERS) return text;
   // Same length, or one longer for "rn" read where "m" stands; or, where only digits stand for
-  // letters, as many of them as the word holds ("10T" for "LOT": a letter is never read as two digits).
+  // letters, as many of them as the word holds ("10T" for "LOT"): a digit among letters is a
+  // misread glyph whatever the word, while two letters changed make listed words of real ones.
   const matches = [...(BY_LENGTH.get(stem.length) ?? []), ...(BY_LENGTH.get(stem.length - 1) ?? [])].filter(
     (word) => oneGlyphFrom(stem, word, alike) || (digit && digitsFor(upper, word)),
   );
