@@ -3,7 +3,7 @@
  * "TAMAN", "Lavel" for "Level", "L0T" for "LOT", "JA.LAN" for "JALAN"). Kinds of street, building
  * and area, and the names of countries and their states, come from short fixed lists (the
  * lexicon's), so a word one confusable glyph from exactly one of them, and no word of the
- * dictionary as read, is that word.
+ * dictionary as read, is that word; so is a word whose only misread glyphs are digits ("10T").
  */
 import { ADDRESS_WORDS, REGIONS } from '../lexicon.data';
 import { known } from '../thesaurus';
@@ -35,7 +35,7 @@ function digitsFor(read: string, word: string): boolean {
   return [...word].every((letter, i) => read[i] === letter || (NOT_LETTER.test(read[i]!) && alike(read[i]!, letter)));
 }
 
-/** A recognised word, repaired to the address word or region it misread by one glyph; as read otherwise. */
+/** A recognised word, repaired to the address word or region it misread by one glyph (or by digits alone); as read otherwise. */
 export function repairAddressWord(text: string): string {
   const { before, core, after } = split(text);
   const stem = bare(core);

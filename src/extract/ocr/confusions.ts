@@ -2,6 +2,7 @@
  * Glyphs the recogniser reads for one another across letters and digits: letters in place of
  * digits (O for 0, l or I for 1, S for 5) inside what is unmistakably a number, and digits in
  * place of letters inside a word. Each repair is made only where the glyphs around it decide it.
+ * Also a speck after a word read as an apostrophe.
  */
 
 const DIGIT_FOR: Record<string, string> = { O: '0', o: '0', l: '1', I: '1', '|': '1', S: '5', s: '5' };
