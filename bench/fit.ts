@@ -51,18 +51,15 @@ export async function run(): Promise<void> {
     }
   }
   const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!.toFixed(2);
+  // Documents that wrote rows: the others have no fit to cut.
+  const written = { fits: fits.filter((x) => x > 0), misfits: misfits.filter((x) => x > 0) };
   console.log('\nfit        files  written    p10    p25    p50    p75    p90');
   for (const [label, xs] of [['fits', fits], ['misfits', misfits]] as const) {
-    const written = xs.filter((x) => x > 0);
-    console.log(`${label.padEnd(10)} ${String(xs.length).padStart(5)} ${String(written.length).padStart(8)} ${[0.1, 0.25, 0.5, 0.75, 0.9].map((p) => q(written.length ? written : [0], p).padStart(6)).join(' ')}`);
+    const wrote = written[label];
+    console.log(`${label.padEnd(10)} ${String(xs.length).padStart(5)} ${String(wrote.length).padStart(8)} ${[0.1, 0.25, 0.5, 0.75, 0.9].map((p) => q(wrote.length ? wrote : [0], p).padStart(6)).join(' ')}`);
   }
   console.log('\ncut-off    fits kept  misfits kept   (of the files that wrote rows)');
-  for (const cut of CUTS) {
-    const kept = (xs: number[]) => {
-      const written = xs.filter((x) => x > 0);
-      return written.length ? `${((written.filter((x) => x >= cut).length / written.length) * 100).toFixed(0)}%` : '-';
-    };
-    console.log(`${cut.toFixed(2).padEnd(10)} ${kept(fits).padStart(9)} ${kept(misfits).padStart(13)}`);
-  }
+  const kept = (wrote: number[], cut: number) => (wrote.length ? `${((wrote.filter((x) => x >= cut).length / wrote.length) * 100).toFixed(0)}%` : '-');
+  for (const cut of CUTS) console.log(`${cut.toFixed(2).padEnd(10)} ${kept(written.fits, cut).padStart(9)} ${kept(written.misfits, cut).padStart(13)}`);
   console.log(`\nfit: ${cases.length} dev documents without OCR, ${misfits.length} misfit pairs, mapped in-process as the server maps them`);
 }

@@ -230,7 +230,7 @@ export function mapRecord(
     parts.push(converted ? match!.score * (guessed ? 0.7 : 1) : 0);
   }
   const confidence = parts.length ? parts.reduce((a, b) => a + b, 0) / parts.length : 0;
-  return { values, confidence: Math.round(Math.min(1, confidence) * 1000) / 1000, problems };
+  return { values, confidence: roundTo(Math.min(1, confidence), 3), problems };
 }
 
 /** A candidate read against the columns: its fields, records and how well it covers the columns. */
@@ -540,10 +540,9 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
     // The learned model's confidence counts the fields it left empty; the label rules' does not, so
     // a row of fields that found few of the columns, or that was read from a doubtful scan, is less sure.
     const found = Object.keys(row.values).length / Math.max(1, columns.length);
-    const sure = (base: number) => Math.round(Math.min(row.confidence, base) * (input.sureness ?? 1) * 1000) / 1000;
-    const base = row.confidence * (0.6 + 0.4 * found);
+    const sure = (base: number) => roundTo(Math.min(row.confidence, base) * (input.sureness ?? 1), 3);
     if (fieldValues.fit !== undefined) row.fit = sure(fieldValues.fit);
-    row.confidence = sure(fieldValues.confidence ?? base);
+    row.confidence = sure(fieldValues.confidence ?? row.confidence * (0.6 + 0.4 * found));
     return Object.keys(row.values).length ? [row] : [];
   }
   // Tables of the same columns that their titles do not tell apart from the best are its parts
@@ -570,7 +569,7 @@ export function mapDocument(input: MappingInput, columns: Column[], strictness: 
       const key = JSON.stringify(row.values);
       if (parts.length > 1 && seen.has(key)) continue;
       seen.add(key);
-      row.confidence = Math.round(row.confidence * (0.6 + 0.4 * Math.min(1, plan.coverage / 0.8)) * plan.quality * arithmeticSureness(plan) * 1000) / 1000;
+      row.confidence = roundTo(row.confidence * (0.6 + 0.4 * Math.min(1, plan.coverage / 0.8)) * plan.quality * arithmeticSureness(plan), 3);
       rows.push(row);
     }
   }

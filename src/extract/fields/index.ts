@@ -89,7 +89,7 @@ export function documentFields(lines: TextLine[], columns: Column[], weights?: W
     if (model) {
       if (model.value !== null) {
         values[id] = model.value;
-        scores[id] = Math.round(model.p * 1000) / 1000;
+        scores[id] = roundTo(model.p, 3);
         parts.push(model.p);
       } else if (model.presence >= 0.5) parts.push(1 - model.presence);
       continue;
@@ -104,7 +104,7 @@ export function documentFields(lines: TextLine[], columns: Column[], weights?: W
       continue;
     }
     values[id] = c.value;
-    scores[id] = Math.round(Math.min(1, c.score) * 1000) / 1000;
+    scores[id] = roundTo(Math.min(1, c.score), 3);
     parts.push(scores[id]!);
   }
   if (!parts.length) return { values, scores };
