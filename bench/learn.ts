@@ -131,7 +131,7 @@ function normText(v: unknown): string {
     .replace(/^["'.,;:#*\s]+|["'.,;:#*\s]+$/g, '');
 }
 
-function same(expected: unknown, got: unknown, col: Column): boolean {
+export function same(expected: unknown, got: unknown, col: Column): boolean {
   if (col.type === 'number' || col.type === 'currency') {
     const es = numberReadings(expected);
     const gs = numberReadings(got);

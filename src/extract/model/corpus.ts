@@ -25,8 +25,11 @@ export interface CorpusCase {
   documentPath: string;
 }
 
-/** The dev cases of the given kinds; the check split is never read. */
-export function devCases(kinds: Set<string>): CorpusCase[] {
+/** The dev cases of the given kinds: all that training reads (it never reads the check split). */
+export const devCases = (kinds: Set<string>): CorpusCase[] => splitCases('dev', kinds);
+
+/** The cases of one split of the given kinds. Only benches that print aggregates read the check split. */
+export function splitCases(split: 'dev' | 'check', kinds: Set<string>): CorpusCase[] {
   // Training needs the corpus, which lives beside the repository rather than in it.
   if (!existsSync(join(CORPUS_DIR, 'cases.tsv'))) throw new Error(`training needs the extraction corpus: no cases.tsv in ${CORPUS_DIR} (set CORPUS_DIR)`);
   const rows = readFileSync(join(CORPUS_DIR, 'cases.tsv'), 'utf8').split('\n').filter(Boolean);
@@ -35,7 +38,7 @@ export function devCases(kinds: Set<string>): CorpusCase[] {
   const out: CorpusCase[] = [];
   for (const row of rows.slice(1)) {
     const cells = row.split('\t');
-    if (cells[at('split')] !== 'dev' || !kinds.has(cells[at('kind')]!)) continue;
+    if (cells[at('split')] !== split || !kinds.has(cells[at('kind')]!)) continue;
     const id = cells[at('case_id')]!;
     const dir = join(CORPUS_DIR, 'cases', id);
     const document = readdirSync(dir).find((f) => f.startsWith('document.'))!;
