@@ -308,6 +308,14 @@ describe('the conditional logit', () => {
     expect(p[1]!).toBeGreaterThan(0.5);
     expect(p[0]! + p[1]! + none).toBeCloseTo(1, 9);
   });
+
+  test('a feature left out gets no weight and does not move the probabilities', () => {
+    const without = train(groups, { leaveOut: ['a'] });
+    expect(without.names).toEqual(['b']);
+    const weights = { ...without, threshold: 0, presence: 0.9 };
+    const { p } = probabilities(weights, [{ a: 0, b: 0.2 }, { a: 1, b: 0.2 }]);
+    expect(p[0]!).toBeCloseTo(p[1]!, 12);
+  });
 });
 
 describe('learned fields in a document', () => {

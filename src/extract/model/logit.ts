@@ -57,9 +57,15 @@ export function probabilities(model: RoleWeights, x: Array<Record<string, number
   return { p: exps.map((e) => e / sum), none: noneExp / sum };
 }
 
-/** Fits the weights; `prior` is what the penalty pulls them towards (see PRIORS in features.ts). */
-export function train(groups: Group[], options: { iterations?: number; l2?: number; rate?: number; prior?: Record<string, number> } = {}): Omit<RoleWeights, 'threshold' | 'presence'> {
-  const names = featureNames(groups);
+/**
+ * Fits the weights; `prior` is what the penalty pulls them towards (see PRIORS in features.ts).
+ * Features in `leaveOut` get no weight: the model learns without them and ignores them when it scores.
+ */
+export function train(
+  groups: Group[],
+  options: { iterations?: number; l2?: number; rate?: number; prior?: Record<string, number>; leaveOut?: string[] } = {},
+): Omit<RoleWeights, 'threshold' | 'presence'> {
+  const names = featureNames(groups).filter((n) => !options.leaveOut?.includes(n));
   const d = names.length;
   const all = groups.flatMap((g) => g.x);
   const known = (n: string) => all.filter((x) => x[n] !== undefined || !OPTIONAL.test(n));

@@ -25,7 +25,7 @@ import { ocrChoice } from '../ocr/languages';
 import { cachedReading, devCases, serverEngine, type CorpusCase } from './corpus';
 import { decode, roleOptions, type DecodeParams, type Weights } from './index';
 import { train, type Group, type RoleWeights } from './logit';
-import { PRIORS, ROLES, type ModelCandidate, type Role } from './features';
+import { PRIORS, ROLES, SCAN_LEAVES_OUT, type ModelCandidate, type Role } from './features';
 
 const FOLDS = 5;
 const ALL_FOLDS = -1;
@@ -196,7 +196,7 @@ async function main(): Promise<void> {
     if (!chosen.some((s) => s.source === (scan ? 'scan' : 'text'))) return null;
     const groups = chosen.map((s) => s.group);
     const present = chosen.filter((s) => s.expected !== null && s.expected !== undefined).length;
-    return { ...train(groups, { l2, prior: PRIORS[role] }), threshold: 0, presence: Math.round((present / groups.length) * 1000) / 1000 };
+    return { ...train(groups, { l2, prior: PRIORS[role], leaveOut: scan ? SCAN_LEAVES_OUT[role] : undefined }), threshold: 0, presence: Math.round((present / groups.length) * 1000) / 1000 };
   };
 
   // Each model fitted once: the cross-validation below runs more than once. `fold` is held out (ALL_FOLDS: none is).
