@@ -164,6 +164,20 @@ describe('candidate features', () => {
     expect(doubtedOf('company')['CORNER STORE']).toBe(0);
   });
 
+  test("a name recognised twice, once with a glyph misread, is taken as the reading whose words are known; typed text as printed", () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address"), col('total', 'Total', 'number')];
+    const text = 'NORTH HARDWA E SUPPLY\n27, MARKET ROAD,\n54321 SPRINGFIELD\nTotal 5.00\nThank you\nNORTH HARDWARE SUPPLY';
+    const namesOf = (lines: ReturnType<typeof linesFromText>) => {
+      const { layout, wants } = ruleFields(lines, columns);
+      const want = wants.find((w) => w.column.id === 'company')!;
+      return modelCandidates(roleOf(want)!, layout, want, wants, null, null).filter((c) => c.line === 0).map((c) => c.value);
+    };
+    const recognised = namesOf(linesFromText(text).map((l) => ({ ...l, confidence: 0.9 })));
+    expect(recognised).toContain('NORTH HARDWARE SUPPLY');
+    expect(recognised).not.toContain('NORTH HARDWA E SUPPLY');
+    expect(namesOf(linesFromText(text))).toContain('NORTH HARDWA E SUPPLY');
+  });
+
   test('an address starts under the name and its registration number, and stops before labelled details', () => {
     const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
     const cands = candidatesOf('CORNER STORE\n(123456-A)\n27, MARKET ROAD,\n54321 SPRINGFIELD\nInvoice No # : 1052580\nTotal 5.00', 'address', columns);

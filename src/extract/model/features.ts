@@ -15,6 +15,8 @@ import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
 import { hasLegalForm, issuerDetail, nameLike, partyCandidates } from '../fields/parties';
 import { EMAIL_RE, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TITLES, URL_RE } from '../fields/values';
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
+import { similarity } from '../learn/match';
+import { known } from '../thesaurus';
 import { allAmounts } from '../fields/amounts';
 import type { TextLine } from '../layout/page';
 
@@ -551,6 +553,32 @@ const PLAIN_PIECE_GAP = 6;
 /** A line continuing a name with its legal form is short: the rest of a name, not a sentence. */
 const MAX_NAME_TAIL = 40;
 
+/** Two recognised lines this alike (letters and figures, case aside) are one text printed twice. */
+const TWIN = 0.85;
+
+const compactText = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+const knownWords = (text: string) => text.split(/[^\p{L}]+/u).filter((w) => w.length >= 3 && known(w)).length;
+
+/**
+ * A name printed twice (at a receipt's head and again at its foot) and recognised two ways, a glyph
+ * of one misread: the reading more of whose words the dictionary knows is the name as printed.
+ */
+function betterTwin(value: string, line: number, layout: Layout): string {
+  if (layout.lines[line]?.confidence === undefined) return value;
+  const own = compactText(value);
+  const words = value.split(/\s+/).length;
+  let best = value;
+  let most = knownWords(value);
+  for (const [j, other] of layout.lines.entries()) {
+    const text = other.text.trim();
+    if (j === line || other.confidence === undefined || text === value || Math.abs(text.split(/\s+/).length - words) > 1) continue;
+    if (similarity(compactText(text), own) < TWIN) continue;
+    const count = knownWords(text);
+    if (count > most) [best, most] = [text, count];
+  }
+  return best;
+}
+
 /** Fewer letters than this are a speck or a logo read as text, not a name. */
 const MIN_NAME_LETTERS = 4;
 
@@ -657,6 +685,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     }
   });
   for (const c of side === 'vendor' ? ruled.vendor : ruled.customer) if (c.line >= 0) add(c.value, c.line, layout.segs[c.line]?.[0]);
+  for (const c of out) c.value = betterTwin(c.value, c.line, layout);
   return out;
 }
 
