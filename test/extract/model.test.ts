@@ -106,6 +106,12 @@ describe('candidate features', () => {
     expect(acme.features['party:line_rank']).toBe(1);
   });
 
+  test("a company's name after a label of its own is a candidate alone; a label before other words is not", () => {
+    const values = candidatesOf('CORNER CAFE\nOperated by: Acme Foods Sdn Bhd\nCashier: Mary Smith\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(values).toContain('Acme Foods Sdn Bhd');
+    expect(values).not.toContain('Mary Smith');
+  });
+
   test('an address is a run of lines ending in a postal line before the contacts', () => {
     const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
     const cands = candidatesOf('Corner Store Ltd\n12 Market Street\nSpringfield 40170\nTel: 03-555 1234\nTotal 5.00', 'address', columns);

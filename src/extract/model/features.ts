@@ -542,6 +542,9 @@ function numberCandidates(ctx: Context): ModelCandidate[] {
   return out;
 }
 
+/** A line's text after a short label and its colon. */
+const LABELLED_NAME = /^[^:：\d]{2,30}[:：]\s*(\S.*)$/u;
+
 /** A name that ends in a connector goes on ("PAINTS &", "JONES AND"). */
 const DANGLING = /(?:[&+\-,]|\b(?:and|und|et|of|dan))\s*$/i;
 /** A registration number in parentheses after a name ("(123456-A)", "(CO. NO. 1234-X)"); a shorter code is a document type ("Rechnung (380)"). */
@@ -673,6 +676,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
       add(bare, i, row[0], [text, ...row.map((s) => s.text)]);
       if (out.length > before) out.at(-1)!.features['party:without_id'] = 1;
     }
+    // A company's name after a label of its own ("Operated by: ACME SDN BHD"): the name alone.
+    const labelled = LABELLED_NAME.exec(text)?.[1]?.trim();
+    if (labelled && hasLegalForm(labelled) && nameLike(labelled)) add(labelled, i, row[0], [text]);
     const next = layout.lines[i + 1];
     // A legal form set apart on the next line ends the name ("ACME TRADING" over "SDN BHD").
     const legalOnly = !!next && hasLegalForm(next.text) && !nameLike(next.text) && !/\d/.test(next.text) && next.text.trim().length <= 20;
