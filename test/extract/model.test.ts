@@ -329,6 +329,17 @@ describe('the conditional logit', () => {
     expect(p[0]! + p[1]! + none).toBeCloseTo(1, 9);
   });
 
+  test("a document's weight scales its pull on the fit", () => {
+    // A document whose right candidate has the noise feature "b" and not "a".
+    const odd = { x: [{ a: 1, b: 0 }, { a: 0, b: 1 }], right: [1] };
+    const b = (weight: number) => {
+      const m = train([...groups, { ...odd, weight }]);
+      return m.weights[m.names.indexOf('b')]!;
+    };
+    expect(b(0)).toBeLessThan(b(1));
+    expect(b(1)).toBeLessThan(b(4));
+  });
+
   test('a feature left out gets no weight and does not move the probabilities', () => {
     const without = train(groups, { leaveOut: ['a'] });
     expect(without.names).toEqual(['b']);

@@ -29,6 +29,8 @@ export interface Group {
   x: Array<Record<string, number>>;
   /** Indices of the right candidates; empty when none is right (the answer is "none"). */
   right: number[];
+  /** How much the document counts in the fit (1 unless said). */
+  weight?: number;
 }
 
 export function featureNames(groups: Group[]): string[] {
@@ -92,7 +94,7 @@ export function train(
   const w0 = Float64Array.from(names, (n, i) => (prior[n] ?? 0) * scale[i]!);
   const w = Float64Array.from(w0);
   let b = 0;
-  const n = Math.max(1, groups.length);
+  const n = groups.reduce((t, g) => t + (g.weight ?? 1), 0) || 1;
   const gw = new Float64Array(d);
   const exps = new Float64Array(Math.max(0, ...groups.map((g) => g.x.length)));
   for (let it = 0; it < iterations; it++) {
@@ -116,13 +118,14 @@ export function train(
       let rightSum = g.right.length ? 0 : noneExp;
       for (const k of g.right) rightSum += exps[k]!;
       // Gradient of -log P(right): expected features under the model minus under the right answers.
+      const gwt = g.weight ?? 1;
       for (let k = 0; k < m; k++) {
         const p = exps[k]! / sum;
         const q = right[first + k] ? exps[k]! / rightSum : 0;
-        const step = p - q;
+        const step = gwt * (p - q);
         for (let i = 0, at = (first + k) * d; i < d; i++, at++) gw[i]! += step * x[at]!;
       }
-      gb += noneExp / sum - (g.right.length ? 0 : 1);
+      gb += gwt * (noneExp / sum - (g.right.length ? 0 : 1));
     }
     for (let i = 0; i < d; i++) w[i]! -= rate * (gw[i]! / n + l2 * (w[i]! - w0[i]!));
     b -= rate * (gb / n);

@@ -101,6 +101,7 @@ function same(expected: unknown, got: string, column: Column, dayFirst: boolean)
 
 interface Sample {
   doc: string;
+  issuer: string;
   fold: number;
   role: Role;
   group: Group;
@@ -182,7 +183,7 @@ async function main(): Promise<void> {
     for (const r of options) {
       const column = r.want.column;
       const right = r.candidates.flatMap((cand, i) => (same(expected[column.id], cand.value, column, dayFirst) ? [i] : []));
-      samples.push({ doc: c.id, fold, role: r.role, group: { x: r.candidates.map((cand) => cand.features), right }, expected: expected[column.id], source });
+      samples.push({ doc: c.id, fold, role: r.role, group: { x: r.candidates.map((cand) => cand.features), right }, expected: expected[column.id], source, issuer: issuer || c.id });
     }
   }
   console.log(`train: ${docs.length} documents (${unread} unread or not one row), ${samples.length} fields, read in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -194,7 +195,12 @@ async function main(): Promise<void> {
     const taught = scan ? 'scan' : passes.length > 1 ? 'teacher' : 'scan';
     const chosen = samples.filter((s) => s.role === role && folds(s.fold) && (s.source === 'text' || s.source === taught));
     if (!chosen.some((s) => s.source === (scan ? 'scan' : 'text'))) return null;
-    const groups = chosen.map((s) => s.group);
+    // An issuer's documents count as the square root of how many there are: one shop's dozen
+    // receipts would otherwise teach its layout as the rule, while users' documents come from
+    // issuers the model has not seen.
+    const perIssuer = new Map<string, number>();
+    for (const s of chosen) perIssuer.set(s.issuer, (perIssuer.get(s.issuer) ?? 0) + 1);
+    const groups = chosen.map((s) => ({ ...s.group, weight: 1 / Math.sqrt(perIssuer.get(s.issuer)!) }));
     const present = chosen.filter((s) => s.expected !== null && s.expected !== undefined).length;
     return { ...train(groups, { l2, prior: PRIORS[role], leaveOut: scan ? SCAN_LEAVES_OUT[role] : undefined }), threshold: 0, presence: Math.round((present / groups.length) * 1000) / 1000 };
   };
