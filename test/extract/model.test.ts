@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import type { Column } from '../../src/domain/columns';
+import type { TextLine } from '../../src/extract/layout/page';
 import { documentFields, linesFromText, ruleFields } from '../../src/extract/fields';
 import { hasLegalForm } from '../../src/extract/fields/parties';
 import { decode, learnedFields, roleOptions, type Option, type RoleOptions } from '../../src/extract/model';
@@ -50,6 +51,19 @@ describe('candidate features', () => {
     const above = candidatesOf('Grand total\n250.00', 'total_amount').find((c) => c.value === '250.00')!;
     expect(above.features['label:concept']).toBeGreaterThan(0.5);
     expect(above.features['label:above']).toBe(1);
+  });
+
+  test("a figure under another figure is no column's: a receipt's totals block printed in its items' column stays", () => {
+    // Recognised lines, the figures in one column, each with its currency glued on ("RM26.50").
+    const rows: Array<[string, string]> = [['FRIED RICE', 'RM13.50'], ['FISH HEAD', 'RM11.50'], ['GST 6%', 'RM1.50'], ['SUBTOTAL', 'RM26.50'], ['CASH', 'RM30.00'], ['CHANGE', 'RM3.50']];
+    const lines: TextLine[] = [['CORNER CAFE', ''] as [string, string], ...rows].map(([label, figure], i) => {
+      const segments = [{ text: label, x0: 0, x1: label.length * 5 }, ...(figure ? [{ text: figure, x0: 200, x1: 200 + figure.length * 5 }] : [])];
+      return { page: 1, y: i * 20, size: 10, bold: false, segments, text: segments.map((x) => x.text).join(' '), confidence: 0.95 };
+    });
+    const columns = [col('total', 'Total', 'number', 'the amount paid')];
+    const { layout, wants } = ruleFields(lines, columns);
+    const values = modelCandidates('total', layout, wants[0]!, wants, null, null).map((c) => c.value);
+    expect(values).toEqual(expect.arrayContaining(['RM26.50', 'RM30.00', 'RM1.50']));
   });
 
   test('arithmetic: the total is the sum of two amounts, net and tax parts of one', () => {
@@ -408,9 +422,9 @@ describe('receipt features', () => {
     expect(cands.find((c) => c.value === '67.85')!.features['label:tendered']).toBeUndefined();
   });
 
-  test('cash and change count in the arithmetic where they stand in a column of figures that are no candidates', () => {
+  test('cash and change count in the arithmetic, the money handed over marked as such', () => {
     const cands = candidatesOf('Total    RM 28.00\nCASH    RM 40.00\nCHANGE    RM 12.00', 'total', RECEIPT_COLUMNS);
-    expect(cands.some((c) => c.amount === 40)).toBe(false);
+    expect(cands.find((c) => c.amount === 40)!.features['label:tendered']).toBe(1);
     expect(cands.find((c) => c.amount === 28)!.features['amount:paid_less_change']).toBe(1);
   });
 

@@ -285,11 +285,13 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
       const { left, above } = labelsAt(layout, i, seg, before);
       const placement = placementOf(layout, seg);
       // A figure in a column of figures under a header is a table's, not a field of the document,
-      // unless a label of the column's own stands beside it.
+      // unless a label of the column's own stands beside it. The header is words: an amount above
+      // ("RM5.45" over "SUBTOTAL RM96.20") is the column's figure before, not its header.
       const hits = conceptsOf(left);
       // A figure right under such a figure, beside words that name nothing (an item's description), is the same column's.
       const described = /\p{L}/u.test(left) && !hits.some((h) => h.score >= 0.6);
-      const inColumn = !!seg && (layout.pairs.some((p) => p.seg === seg && p.placement <= 0.5) || (described && underColumnFigure(i, seg)));
+      const headed = layout.pairs.some((p) => p.seg === seg && p.placement <= 0.5 && !findAmounts(p.label).some((x) => x.money));
+      const inColumn = !!seg && (headed || (described && underColumnFigure(i, seg)));
       // Money handed over is labelled beside its figure or above it.
       const payment = /\p{L}/u.test(left) ? hits : conceptsOf(above);
       const tendered = payment.some((h) => (h.concept === 'tendered' || h.concept === 'amount_paid') && h.score >= 0.6);
