@@ -89,6 +89,8 @@ describe('candidate features', () => {
     expect(separatorLost('01:34P 5680 05 02-18', 'dmy').map((d) => d.iso)).toEqual(['2018-02-05']);
     // No day 45, no month 13; a longer number is no date.
     expect(separatorLost('Ref 4513/2018 and 0513/2018 and 123112/2018', 'dmy')).toEqual([]);
+    // A year of four figures is of this century or the last: an invoice number is no date of the year 729.
+    expect(separatorLost('Invoice No. : CR 1806/0729', 'dmy')).toEqual([]);
     const text = 'Tax Invoice\n2703/2018 No.:CS-1\nTotal 5.00';
     const dates = (scanned: boolean) => {
       const lines = linesFromText(text).map((l) => (scanned ? { ...l, confidence: 0.9 } : l));

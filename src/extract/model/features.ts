@@ -464,10 +464,13 @@ function titled(text: string): boolean {
   return words.some((w) => TITLES.has(w) || TITLE_WORDS.some((t) => t.length >= 5 && w.length > t.length && w.endsWith(t)));
 }
 
-/** Day and month run together before the year ("2703/2018"). */
-const RUN_TOGETHER = /(?<![\d/.,-])(\d{2})(\d{2})([/.-])(\d{4})(?![\d/.,-])/g;
+/**
+ * Day and month run together before the year ("2703/2018"). A year of four figures is of this
+ * century or the last: "1806/0729" is a number, not 18 June 729.
+ */
+const RUN_TOGETHER = /(?<![\d/.,-])(\d{2})(\d{2})([/.-])((?:19|20)\d{2})(?![\d/.,-])/g;
 /** Day and month apart by a space ("05 02-18"). */
-const SPACED = /(?<![\d/.,:-])(\d{2}) (\d{2})([/.-])(\d{2}|\d{4})(?![\d/.,-])/g;
+const SPACED = /(?<![\d/.,:-])(\d{2}) (\d{2})([/.-])(\d{2}|(?:19|20)\d{2})(?![\d/.,-])/g;
 
 /**
  * Dates whose separator between day and month the recogniser lost. Each is read with the
