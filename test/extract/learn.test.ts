@@ -220,6 +220,17 @@ describe('learned layouts', () => {
     expect(total(0.5)).toBe(118.75);
   });
 
+  test("the general model's total rounded to the cash step stays, where the example's label reads the exact one", () => {
+    // The example needed no rounding; the next receipt prints its exact total at the same label and a rounded one below.
+    const receipt = (exact: string, rounded?: string) =>
+      page([[50, 30, 'Kestrel Hardware'], [50, 44, 'Reg 55501234-X'], [40, 300, 'Total incl tax'], [240, 300, exact], ...(rounded ? ([[40, 330, 'Total rounded'], [240, 330, rounded]] as Array<[number, number, string]>) : [])]);
+    const receiptLayout: LearnedLayout = taught('exmp_6', receipt('28.00'), [{ column_id: 'total', value: 28, page: 1, box: { x0: 240, y0: 300, x1: 270, y1: 310 }, label: 'Total incl tax', lines: 1, text: '28.00' }]);
+    const next = receipt('7.16', '7.15');
+    expect(learnedFields([next], columns, [receiptLayout], { total: '7.15' }).values).toEqual({});
+    // A general total that is no rounding of it (another amount) still gives way.
+    expect(learnedFields([next], columns, [receiptLayout], { total: '3.90' }).values).toEqual({ total: '7.16' });
+  });
+
   test("amounts the layout reads that add up replace the general model's that do not, however sure it is", () => {
     const amounts = [column('net', 'number'), column('tax', 'number'), column('total', 'number')];
     const block = (lines: Array<[string, string]>) => lines.flatMap(([label, value], i): Array<[number, number, string]> => [[300, 560 + i * 20, label], [450, 560 + i * 20, value]]);

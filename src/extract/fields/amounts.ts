@@ -7,6 +7,14 @@ import { AMOUNT_CONCEPTS, type Want } from './wants';
 export const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
 
 /**
+ * Cash rounding: a till rounds what is paid in cash to five cents (or ten), so a rounded total
+ * differs from the exact one by a few cents, and net + tax may miss the printed total by as much.
+ */
+export const CASH_ROUNDING = 0.045;
+const CASH_STEP_CENTS = 5;
+export const roundsToCashStep = (v: number) => Math.round(Math.abs(v) * 100) % CASH_STEP_CENTS === 0;
+
+/**
  * Net, tax and total chosen together: among the labelled candidates of each, the combination
  * where net + tax = total wins over labels alone; a missing one is taken from a printed amount
  * that completes the sum.

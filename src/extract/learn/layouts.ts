@@ -8,6 +8,7 @@
  */
 import type { Column } from '../../domain/columns';
 import { fits } from '../coerce';
+import { CASH_ROUNDING, roundsToCashStep } from '../fields/amounts';
 import type { DayOrder } from '../dates';
 import { IBAN_RE, validIban } from '../fields/values';
 import type { Box, PageModel } from '../layout/page';
@@ -327,6 +328,10 @@ const alikeAmounts = (xs: number[], ys: number[]) => xs.some((a) => ys.some((b) 
 
 const sameMagnitude = (text: string, other: unknown) => alikeAmounts(magnitudes(text), magnitudes(other));
 
+/** Whether `rounded` is an amount `text` shows, rounded to the cash step (and `text`'s is not). */
+const cashRoundingOf = (text: string, rounded: unknown) =>
+  magnitudes(text).some((a) => !roundsToCashStep(a) && magnitudes(rounded).some((b) => roundsToCashStep(b) && Math.abs(a - b) > 0.005 && Math.abs(a - b) < CASH_ROUNDING));
+
 /** The example layout a document matches best, when one matches. */
 export function matchingLayout(pages: PageModel[], layouts: LearnedLayout[]): { layout: LearnedLayout; match: number } | null {
   if (!layouts.length || !pages.length) return null;
@@ -371,6 +376,9 @@ export function learnedFields(
     if (isAmount(column)) amounts[column.id] = value;
     // The same amount as the general model's: its sign, which the document's kind decides (a credit note), stays the general model's.
     if (isAmount(column) && typeof value === 'string' && sameMagnitude(value, own)) continue;
+    // The general model's amount is this one rounded to the cash step (a till's rounded total):
+    // an example that needed no rounding cannot tell which of the two its label names.
+    if (isAmount(column) && typeof value === 'string' && cashRoundingOf(value, own)) continue;
     if (value === null || value === undefined || value === '') continue;
     values[column.id] = value;
     if (learned.byPlace) byPlace.push(column.id);

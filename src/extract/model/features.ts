@@ -17,7 +17,7 @@ import { EMAIL_RE, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TIT
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 import { similarity } from '../learn/match';
 import { known } from '../thesaurus';
-import { allAmounts } from '../fields/amounts';
+import { allAmounts, CASH_ROUNDING, roundsToCashStep } from '../fields/amounts';
 import type { TextLine } from '../layout/page';
 
 export type Role = 'number' | 'issue_date' | 'due_date' | 'seller' | 'buyer' | 'address' | 'net' | 'tax' | 'total' | 'currency';
@@ -372,19 +372,12 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
   return out;
 }
 
-/**
- * Cash rounding: a till rounds what is paid in cash to five cents (or ten), so a rounded total
- * differs from the exact one by a few cents, and net + tax may miss the printed total by as much.
- */
-const CASH_ROUNDING = 0.045;
-const CASH_STEP_CENTS = 5;
 /** A rate printed before an amount on its line: "6%", "19 %", "7,5%". */
 const RATE = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%(?!.*%)/;
 /** A tax computed from its rate is rounded to the cent: half a cent either way, and a cent of the total's own rounding. */
 const RATE_ROUNDING = 0.011;
 /** A tax is at most this share of its net (the highest VAT and sales-tax rates are below it). */
 const MAX_TAX_RATE = 0.3;
-const roundsToCashStep = (v: number) => Math.round(Math.abs(v) * 100) % CASH_STEP_CENTS === 0;
 
 /**
  * The tax's arithmetic: an amount that is another printed amount plus a printed tax is a gross
