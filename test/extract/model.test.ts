@@ -122,6 +122,11 @@ describe('candidate features', () => {
     expect(acme.features['party:line_rank']).toBe(1);
   });
 
+  test('a name wrapped before its legal form and registration number is a candidate without the number', () => {
+    const values = candidatesOf('ACME HARDWARE TRADING\nSDN BHD (123456-A)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(values).toContain('ACME HARDWARE TRADING SDN BHD');
+  });
+
   test("a company's name after a label of its own is a candidate alone; a label before other words is not", () => {
     const values = candidatesOf('CORNER CAFE\nOperated by: Acme Foods Sdn Bhd\nCashier: Mary Smith\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
     expect(values).toContain('Acme Foods Sdn Bhd');

@@ -678,14 +678,22 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const labelled = LABELLED_NAME.exec(text)?.[1]?.trim();
     if (labelled && hasLegalForm(labelled) && nameLike(labelled)) add(labelled, i, row[0], [text]);
     const next = layout.lines[i + 1];
+    // The next line without a registration number after it ("SDN BHD (123456-A)" ends a name too).
+    const nextText = next ? next.text.trim() : '';
+    const nextBare = nextText.replace(TRAILING_ID, '').trim();
     // A legal form set apart on the next line ends the name ("ACME TRADING" over "SDN BHD").
-    const legalOnly = !!next && hasLegalForm(next.text) && !nameLike(next.text) && !/\d/.test(next.text) && next.text.trim().length <= 20;
+    const legalOnly = !!next && hasLegalForm(nextBare) && !nameLike(nextBare) && !/\d/.test(nextBare) && nextBare.length <= 20;
     // A name printed twice (a logo's lettering over the name) is one name, not one wrapped onto two lines.
-    const repeated = !!next && next.text.trim().toLowerCase() === text.toLowerCase();
+    const repeated = !!next && nextText.toLowerCase() === text.toLowerCase();
     if (next && next.page === firstPage && nameLike(text) && (nameLike(next.text) || legalOnly) && !issuerDetail(next.text) && !repeated) {
       const before = out.length;
-      add(`${text} ${next.text.trim()}`, i, row[0], [text]);
+      add(`${text} ${nextText}`, i, row[0], [text]);
       if (out.length > before) out.at(-1)!.features['party:joined'] = 1;
+    }
+    if (next && next.page === firstPage && nameLike(text) && legalOnly && nextBare !== nextText && !repeated) {
+      const before = out.length;
+      add(`${text} ${nextBare}`, i, row[0], [text]);
+      if (out.length > before) Object.assign(out.at(-1)!.features, { 'party:joined': 1, 'party:without_id': 1 });
     }
   });
   for (const c of side === 'vendor' ? ruled.vendor : ruled.customer) if (c.line >= 0) add(c.value, c.line, layout.segs[c.line]?.[0]);
