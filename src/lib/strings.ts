@@ -7,3 +7,6 @@
 export function ownString(s: string): string {
   return JSON.parse(JSON.stringify(s)) as string;
 }
+
+/** A text's letters and figures alone, in lower case: what stays of it whatever its spacing and punctuation. */
+export const lettersAndFigures = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');

@@ -12,7 +12,11 @@ export const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
  */
 export const CASH_ROUNDING = 0.045;
 const CASH_STEP_CENTS = 5;
-export const roundsToCashStep = (v: number) => Math.round(Math.abs(v) * 100) % CASH_STEP_CENTS === 0;
+const roundsToCashStep = (v: number) => Math.round(Math.abs(v) * 100) % CASH_STEP_CENTS === 0;
+
+/** Whether `rounded` is `exact` rounded to the cash step: on the step, `exact` off it, a few cents apart. */
+export const cashRounded = (exact: number, rounded: number) =>
+  !roundsToCashStep(exact) && roundsToCashStep(rounded) && Math.abs(exact - rounded) > 0.005 && Math.abs(exact - rounded) < CASH_ROUNDING;
 
 /**
  * Net, tax and total chosen together: among the labelled candidates of each, the combination

@@ -8,7 +8,7 @@
  */
 import type { Column } from '../../domain/columns';
 import { fits } from '../coerce';
-import { CASH_ROUNDING, roundsToCashStep } from '../fields/amounts';
+import { cashRounded } from '../fields/amounts';
 import type { DayOrder } from '../dates';
 import { IBAN_RE, validIban } from '../fields/values';
 import type { Box, PageModel } from '../layout/page';
@@ -329,8 +329,7 @@ const alikeAmounts = (xs: number[], ys: number[]) => xs.some((a) => ys.some((b) 
 const sameMagnitude = (text: string, other: unknown) => alikeAmounts(magnitudes(text), magnitudes(other));
 
 /** Whether `rounded` is an amount `text` shows, rounded to the cash step (and `text`'s is not). */
-const cashRoundingOf = (text: string, rounded: unknown) =>
-  magnitudes(text).some((a) => !roundsToCashStep(a) && magnitudes(rounded).some((b) => roundsToCashStep(b) && Math.abs(a - b) > 0.005 && Math.abs(a - b) < CASH_ROUNDING));
+const cashRoundingOf = (text: string, rounded: unknown) => magnitudes(text).some((a) => magnitudes(rounded).some((b) => cashRounded(a, b)));
 
 /** The example layout a document matches best, when one matches. */
 export function matchingLayout(pages: PageModel[], layouts: LearnedLayout[]): { layout: LearnedLayout; match: number } | null {

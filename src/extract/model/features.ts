@@ -17,8 +17,9 @@ import { EMAIL_RE, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TIT
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 import { similarity } from '../learn/match';
 import { known } from '../thesaurus';
-import { allAmounts, CASH_ROUNDING, roundsToCashStep } from '../fields/amounts';
+import { allAmounts, CASH_ROUNDING, cashRounded } from '../fields/amounts';
 import type { TextLine } from '../layout/page';
+import { lettersAndFigures } from '../../lib/strings';
 
 export type Role = 'number' | 'issue_date' | 'due_date' | 'seller' | 'buyer' | 'address' | 'net' | 'tax' | 'total' | 'currency';
 
@@ -433,12 +434,11 @@ function taxRates(out: ModelCandidate[], rated: Array<{ candidate: ModelCandidat
  */
 function cashRounding(out: ModelCandidate[]): void {
   const labelled = out.filter((c) => (c.features['label:own'] ?? 0) >= 0.5);
-  const near = (a: number, b: number) => Math.abs(a - b) > 0.005 && Math.abs(a - b) < CASH_ROUNDING;
   for (const c of out) {
     const v = c.amount!;
     if (v <= 0) continue;
-    if (roundsToCashStep(v) && labelled.some((l) => !roundsToCashStep(l.amount!) && near(l.amount!, v))) c.features['amount:rounds_labelled'] = 1;
-    if (labelled.includes(c) && !roundsToCashStep(v) && out.some((o) => roundsToCashStep(o.amount!) && o.amount! > 0 && near(o.amount!, v))) c.features['amount:unrounded'] = 1;
+    if (labelled.some((l) => cashRounded(l.amount!, v))) c.features['amount:rounds_labelled'] = 1;
+    if (labelled.includes(c) && out.some((o) => o.amount! > 0 && cashRounded(v, o.amount!))) c.features['amount:unrounded'] = 1;
   }
 }
 
@@ -557,7 +557,6 @@ const MAX_NAME_TAIL = 40;
 /** Two recognised lines this alike (letters and figures, case aside) are one text printed twice. */
 const TWIN = 0.85;
 
-const compactText = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 const knownWords = (text: string) => text.split(/[^\p{L}]+/u).filter((w) => w.length >= 3 && known(w)).length;
 
 /**
@@ -566,14 +565,14 @@ const knownWords = (text: string) => text.split(/[^\p{L}]+/u).filter((w) => w.le
  */
 function betterTwin(value: string, line: number, layout: Layout): string {
   if (layout.lines[line]?.confidence === undefined) return value;
-  const own = compactText(value);
+  const own = lettersAndFigures(value);
   const words = value.split(/\s+/).length;
   let best = value;
   let most = knownWords(value);
   for (const [j, other] of layout.lines.entries()) {
     const text = other.text.trim();
     if (j === line || other.confidence === undefined || text === value || Math.abs(text.split(/\s+/).length - words) > 1) continue;
-    if (similarity(compactText(text), own) < TWIN) continue;
+    if (similarity(lettersAndFigures(text), own) < TWIN) continue;
     const count = knownWords(text);
     if (count > most) [best, most] = [text, count];
   }

@@ -26,6 +26,7 @@ import { cachedReading, devCases, serverEngine, type CorpusCase } from './corpus
 import { decode, roleOptions, type DecodeParams, type Weights } from './index';
 import { train, type Group, type RoleWeights } from './logit';
 import { PRIORS, ROLES, SCAN_LEAVES_OUT, type ModelCandidate, type Role } from './features';
+import { lettersAndFigures } from '../../lib/strings';
 
 const FOLDS = 5;
 const ALL_FOLDS = -1;
@@ -176,7 +177,7 @@ async function main(): Promise<void> {
     // order, and one issuer's documents all held out together, so cross-validation measures
     // documents of issuers the model has not seen, as the check split and users' documents are.
     const seller = options.find((r) => r.role === 'seller');
-    const issuer = seller ? String(expected[seller.want.column.id] ?? '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '') : '';
+    const issuer = seller ? lettersAndFigures(String(expected[seller.want.column.id] ?? '')) : '';
     const fold = parseInt(createHash('sha256').update(issuer || c.id).digest('hex').slice(0, 8), 16) % FOLDS;
     const dayFirst = dayFirstOf(documentLanguage(reading.text)) ?? localeDayOrder(reading.text) === 'dmy';
     if (source !== 'teacher') docs.push({ id: c.id, fold, inputs, candidates: new Map(options.map((r) => [r.want, r.candidates])), expected, dayFirst });
