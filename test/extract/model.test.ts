@@ -127,6 +127,21 @@ describe('candidate features', () => {
     expect(values).toContain('ACME HARDWARE TRADING SDN BHD');
   });
 
+  test('a name wrapped before its registration number is a candidate without it; a brand over a whole name is not joined', () => {
+    const wrapped = candidatesOf('ACME HARDWARE\nTRADING [123456-A]\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(wrapped).toContain('ACME HARDWARE TRADING');
+    const brand = candidatesOf('CORNER CAFE\nAcme Foods Sdn Bhd (123456-A)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(brand).toContain('Acme Foods Sdn Bhd');
+    expect(brand).not.toContain('CORNER CAFE Acme Foods Sdn Bhd');
+  });
+
+  test('a name wrapped onto three lines before its legal form is a candidate; three names stacked are not one', () => {
+    const values = candidatesOf('ACME\nHARDWARE TRADING\nSDN BHD (123456-A)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(values).toContain('ACME HARDWARE TRADING SDN BHD');
+    const stacked = candidatesOf('CORNER CAFE\nCITY MALL\nAcme Foods Sdn Bhd\n12 Market Road', 'seller').map((c) => c.value);
+    expect(stacked).not.toContain('CORNER CAFE CITY MALL Acme Foods Sdn Bhd');
+  });
+
   test("a company's name after a label of its own is a candidate alone; a label before other words is not", () => {
     const values = candidatesOf('CORNER CAFE\nOperated by: Acme Foods Sdn Bhd\nCashier: Mary Smith\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
     expect(values).toContain('Acme Foods Sdn Bhd');

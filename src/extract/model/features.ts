@@ -545,8 +545,8 @@ const LABELLED_NAME = /^[^:：\d]{2,30}[:：]\s*(\S.*)$/u;
 
 /** A name that ends in a connector goes on ("PAINTS &", "JONES AND"). */
 const DANGLING = /(?:[&+\-,]|\b(?:and|und|et|of|dan))\s*$/i;
-/** A registration number in parentheses after a name ("(123456-A)", "(CO. NO. 1234-X)"); a shorter code is a document type ("Rechnung (380)"). */
-const TRAILING_ID = /\s*\((?=[^()]*\d{4})[^()]*\)?\s*$/;
+/** A registration number in brackets after a name ("(123456-A)", "[CO. NO. 1234-X]"); a shorter code is a document type ("Rechnung (380)"). */
+const TRAILING_ID = /\s*[([](?=[^()[\]]*\d{4})[^()[\]]*[)\]]?\s*$/;
 
 /** Pieces of one name are set at most this many type heights apart (characters in plain text); columns side by side, further. */
 const PIECE_GAP = 2;
@@ -689,10 +689,20 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
       add(`${text} ${nextText}`, i, row[0], [text]);
       if (out.length > before) out.at(-1)!.features['party:joined'] = 1;
     }
-    if (next && next.page === firstPage && nameLike(text) && legalOnly && nextBare !== nextText && !repeated) {
+    // The rest of a wrapped name followed by its registration number ("ACME" over "TRADING (123456-A)"); a line
+    // with a legal form of its own is a whole name (a brand over its company's).
+    if (next && next.page === firstPage && nameLike(text) && (legalOnly || (nameLike(nextBare) && !hasLegalForm(nextBare))) && nextBare !== nextText && !repeated) {
       const before = out.length;
       add(`${text} ${nextBare}`, i, row[0], [text]);
       if (out.length > before) Object.assign(out.at(-1)!.features, { 'party:joined': 1, 'party:without_id': 1 });
+    }
+    // A name wrapped onto three lines, the last its legal form alone ("ACME" / "TRADING" / "SDN BHD").
+    const third = layout.lines[i + 2];
+    const thirdBare = third ? third.text.trim().replace(TRAILING_ID, '').trim() : '';
+    if (next && third && third.page === firstPage && !repeated && nameLike(text) && nameLike(nextText) && !hasLegalForm(`${text} ${nextText}`) && hasLegalForm(thirdBare) && !nameLike(thirdBare) && !/\d/.test(thirdBare) && thirdBare.length <= 20 && ![nextText, third.text].some(issuerDetail)) {
+      const before = out.length;
+      add(`${text} ${nextText} ${thirdBare}`, i, row[0], [text]);
+      if (out.length > before) Object.assign(out.at(-1)!.features, { 'party:joined': 1, ...(thirdBare !== third.text.trim() ? { 'party:without_id': 1 } : {}) });
     }
   });
   for (const c of side === 'vendor' ? ruled.vendor : ruled.customer) if (c.line >= 0) add(c.value, c.line, layout.segs[c.line]?.[0]);
