@@ -43,6 +43,8 @@ export function nameLike(text: string): boolean {
   if (!/\p{Lu}/u.test(t)) return false;
   // Names do not end in a comma or colon, nor run to a sentence ("Dear Sir or Madam,").
   if (/[,;:]$/.test(t) || t.split(/\s+/).length > 8) return false;
+  // An exclamation ("Redeem your points before they expire!") is a notice, not a name.
+  if (/\p{L}{2}\W*!\W*$/u.test(t)) return false;
   // A sentence: ends in a full stop after a lowercase word, and most of its words are lowercase.
   const lower = t.split(/\s+/).filter((w) => /^\p{Ll}/u.test(w)).length;
   if (/\p{Ll}{2}[.!?]$/u.test(t) && lower >= 2 && lower * 2 >= t.split(/\s+/).length) return false;

@@ -597,7 +597,8 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
   /** `sources`: the printed texts this value is made of, whose verdicts by the rules it keeps (a name printed in pieces, a name without its registration number). */
   const add = (value: string, line: number, seg: Seg | undefined, sources: string[] = []) => {
     const key = `${norm(value)}|${line}`;
-    if (seen.has(key) || !value.trim()) return;
+    // A line holding a greeting is no party's name, whatever name it also holds ("Thank you for shopping at ACME").
+    if (seen.has(key) || !value.trim() || COURTESY.test(value)) return;
     seen.add(key);
     const f: Record<string, number> = {};
     const { left, above } = seg ? labelsAt(layout, line, seg, '') : { left: '', above: '' };
@@ -635,7 +636,6 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     f['party:wordy_rank'] = 1 / (1 + earlier.filter((l) => /\p{L}{3}/u.test(l.text)).length);
     f['party:after_address'] = earlier.some((l) => POSTAL_LINE.test(l.text) || STREET_LINE.test(l.text)) ? 1 : 0;
     f['party:title_word'] = /\p{L}{3}/u.test(value) && normalizeLabel(value).split(' ').some((w) => TITLES.has(w)) ? 1 : 0;
-    f['party:courtesy'] = COURTESY.test(value) ? 1 : 0;
     const below = layout.lines.slice(line + 1, line + 5).map((l) => l.text);
     f['party:address_below'] = below.some((t) => POSTAL_LINE.test(t) || STREET_LINE.test(t)) ? 1 : 0;
     f['party:contacts_below'] = below.some(issuerDetail) ? 1 : 0;
