@@ -775,6 +775,23 @@ export const COURTESY_PHRASES: string[] = [
   'obrigado', 'obrigada', 'volte sempre', 'bem-vindo', 'bem-vindos',
 ];
 
+/**
+ * Words of sentences that names do not hold: forms of "to be" and "to have", negations, pronouns of
+ * address, "please" (in the lexicon's languages and Malay). Two of them make a line prose, a shop's
+ * notice ("Goods sold are not returnable"), not a name.
+ */
+export const PROSE_WORDS: string[] = [
+  'are', 'is', 'was', 'were', 'been', 'not', 'will', 'would', 'should', 'must', 'cannot', 'please', 'your', 'you', 'our', 'we', 'have', 'has', 'only',
+  'sind', 'ist', 'nicht', 'wird', 'werden', 'bitte', 'ihr', 'ihre', 'wir', 'haben', 'nur', 'kein', 'keine',
+  'sont', 'pas', 'veuillez', 'votre', 'vos', 'nous', 'vous', 'sera', 'seront',
+  'están', 'será', 'usted', 'nuestro', 'nuestra',
+  'sono', 'non', 'siete', 'sarà', 'vostro', 'vostra',
+  'zijn', 'niet', 'wordt', 'uw', 'wij',
+  'są', 'jest', 'nie', 'prosimy',
+  'são', 'não', 'será',
+  'tidak', 'boleh', 'sila', 'anda', 'kami', 'akan', 'adalah',
+];
+
 /** Words before a date that make it the date a payment is due ("payable by 30.05.2017"). */
 export const DUE_PHRASES: string[] = [
   'due', 'payable by', 'payable until', 'payable before', 'payable on', 'due by', 'due on', 'due date', 'pay by', 'payment by', 'please pay by', 'please pay before', 'no later than', 'payment due',

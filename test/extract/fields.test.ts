@@ -555,6 +555,11 @@ describe('parties in sections and receipts', () => {
     expect(values.buyer).toBe('Jan Beispiel');
   });
 
+  test("a shop's notice or an exclamation is no name; a name with one such word is", () => {
+    for (const notice of ['Goods Sold Are Not Returnable.', 'Bitte bewahren Sie den Bon auf, Umtausch nur mit Bon', 'REDEEM POINTS BEFORE EXPIRY!', 'Barang yang dibeli tidak boleh dikembalikan']) expect(nameLike(notice)).toBe(false);
+    for (const name of ['You & Me Cafe', 'Only Natural GmbH', 'ACME TRADING']) expect(nameLike(name)).toBe(true);
+  });
+
   test('an unsure speck at the top of a scan is no letterhead', () => {
     const scanned = (y: number, text: string, confidence: number): TextLine => ({ ...line(y, [[20, text]], 12), confidence });
     const { vendor } = partyCandidates(buildLayout([scanned(10, 'Wr', 0.2), scanned(40, 'ACME TRADING', 0.93), scanned(60, 'No 5, Jalan Besar', 0.9)]), [wantOf(SELLER[0]!)]);

@@ -1,6 +1,6 @@
 /** The issuer and the customer: letterheads, address blocks, labelled parties, never the same one. */
 import { conceptsOf, coreTokens, inVocabulary, normalizeLabel } from '../lexicon';
-import { ADDRESS_TITLES, LEGAL_FORMS } from '../lexicon.data';
+import { ADDRESS_TITLES, LEGAL_FORMS, PROSE_WORDS } from '../lexicon.data';
 import { findDates } from '../dates';
 import { type Candidate, MIN_LABEL } from './candidates';
 import { isLabelLike, LABEL_COLON, type Layout, type Seg } from './layout';
@@ -34,6 +34,10 @@ export function titleOnly(text: string): boolean {
   return words.length > 0 && words.length <= 3 && (TITLES.has(words.join(' ')) || words.every((w) => TITLES.has(w) || TITLE_WORDS.some((t) => w.length > t.length && w.endsWith(t))));
 }
 
+const PROSE = new Set(PROSE_WORDS);
+/** Two words of sentences ("are", "not", "please", "your"): a notice, not a name. */
+const prose = (text: string) => new Set(text.toLowerCase().split(/[^\p{L}]+/u).filter((w) => PROSE.has(w))).size >= 2;
+
 /** Text that could be a party's name: words, not a label, title, address, date, amount or contact. */
 export function nameLike(text: string): boolean {
   const t = text.trim();
@@ -43,8 +47,8 @@ export function nameLike(text: string): boolean {
   if (!/\p{Lu}/u.test(t)) return false;
   // Names do not end in a comma or colon, nor run to a sentence ("Dear Sir or Madam,").
   if (/[,;:]$/.test(t) || t.split(/\s+/).length > 8) return false;
-  // An exclamation ("Redeem your points before they expire!") is a notice, not a name.
-  if (/\p{L}{2}\W*!\W*$/u.test(t)) return false;
+  // An exclamation ("Redeem your points before they expire!") or a sentence of a notice is no name.
+  if (/\p{L}{2}\W*!\W*$/u.test(t) || prose(t)) return false;
   // A sentence: ends in a full stop after a lowercase word, and most of its words are lowercase.
   const lower = t.split(/\s+/).filter((w) => /^\p{Ll}/u.test(w)).length;
   if (/\p{Ll}{2}[.!?]$/u.test(t) && lower >= 2 && lower * 2 >= t.split(/\s+/).length) return false;
