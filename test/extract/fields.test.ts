@@ -548,6 +548,12 @@ describe('parties in sections and receipts', () => {
     expect(nameLike('Handelsrechnung (380)')).toBe(false);
   });
 
+  test('a title after words of the dictionary that qualify it is a title; after a name it is not', () => {
+    for (const title of ['OFFICIAL RECEIPT', 'Payment Receipt', 'SALES TAX INVOICE']) expect(titleOnly(title)).toBe(true);
+    for (const name of ['Northwind Invoice', 'Corner Receipt Ltd', 'OFFICIAL']) expect(titleOnly(name)).toBe(false);
+    expect(nameLike('OFFICIAL RECEIPT')).toBe(false);
+  });
+
   test("an addressee's title alone on its line is no party; the name under it is", () => {
     for (const title of ['Herrn', 'Mr.', 'Mme', 'Sig.ra']) expect(nameLike(title)).toBe(false);
     expect(nameLike('Herrn Max Beispiel')).toBe(true);

@@ -1,5 +1,6 @@
 /** The issuer and the customer: letterheads, address blocks, labelled parties, never the same one. */
 import { conceptsOf, coreTokens, inVocabulary, normalizeLabel } from '../lexicon';
+import { known } from '../thesaurus';
 import { ADDRESS_TITLES, LEGAL_FORMS, PROSE_WORDS } from '../lexicon.data';
 import { findDates } from '../dates';
 import { type Candidate, MIN_LABEL } from './candidates';
@@ -31,7 +32,12 @@ const TITLE_WORDS = [...TITLES].filter((t) => !t.includes(' ') && t.length >= 5)
  */
 export function titleOnly(text: string): boolean {
   const words = normalizeLabel(text.replace(/\([^()]*\)|\S*\d\S*/g, ' ')).split(' ').filter(Boolean);
-  return words.length > 0 && words.length <= 3 && (TITLES.has(words.join(' ')) || words.every((w) => TITLES.has(w) || TITLE_WORDS.some((t) => w.length > t.length && w.endsWith(t))));
+  if (!words.length || words.length > 3) return false;
+  if (TITLES.has(words.join(' ')) || words.every((w) => TITLES.has(w) || TITLE_WORDS.some((t) => w.length > t.length && w.endsWith(t)))) return true;
+  // A title after words of the dictionary that qualify it ("OFFICIAL RECEIPT", "Simplified Tax Invoice"),
+  // not after a name ("Northwind Invoice").
+  const title = [2, 1].find((n) => words.length > n && TITLES.has(words.slice(-n).join(' ')));
+  return !!title && !hasLegalForm(text) && words.slice(0, -title).every((w) => w.length >= 4 && known(w));
 }
 
 const PROSE = new Set(PROSE_WORDS);

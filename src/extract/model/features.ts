@@ -12,7 +12,7 @@ import { conceptsOf, normalizeLabel } from '../lexicon';
 import { COURTESY_PHRASES } from '../lexicon.data';
 import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
 import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
-import { hasLegalForm, issuerDetail, nameLike, partyCandidates } from '../fields/parties';
+import { hasLegalForm, issuerDetail, nameLike, partyCandidates, titleOnly } from '../fields/parties';
 import { EMAIL_RE, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TITLES, URL_RE } from '../fields/values';
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 import { similarity } from '../learn/match';
@@ -631,7 +631,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const cut = DANGLING.test(value) || (!hasLegalForm(value) && hasLegalForm(after) && !/\d/.test(after) && after.length <= MAX_NAME_TAIL && !norm(value).endsWith(norm(after)));
     f['party:cut'] = cut ? 1 : 0;
     // The document's title above a name ("TAX INVOICE" over a shop's name) is no line before it.
-    const earlier = layout.lines.slice(0, line).filter((l) => l.page === firstPage && !TITLES.has(normalizeLabel(l.text)));
+    const earlier = layout.lines.slice(0, line).filter((l) => l.page === firstPage && !titleOnly(l.text));
     // A shop's name heads its receipt: lines of words above it are rare, an address above it rarer.
     f['party:wordy_rank'] = 1 / (1 + earlier.filter((l) => /\p{L}{3}/u.test(l.text)).length);
     f['party:after_address'] = earlier.some((l) => POSTAL_LINE.test(l.text) || STREET_LINE.test(l.text)) ? 1 : 0;
