@@ -135,6 +135,14 @@ describe('candidate features', () => {
     expect(brand).not.toContain('CORNER CAFE Acme Foods Sdn Bhd');
   });
 
+  test("a company's name before its telephone or tax number on its line, or in the shop's greeting, is a candidate alone", () => {
+    const contact = candidatesOf('ACME TRADING SDN BHD  Tel: 03-1234 5678\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(contact).toContain('ACME TRADING SDN BHD');
+    const greeted = candidatesOf('Welcome to Corner Mart!\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(greeted).toContain('Corner Mart');
+    expect(greeted.some((v) => /welcome/i.test(v))).toBe(false);
+  });
+
   test('a name wrapped onto three lines before its legal form is a candidate; three names stacked are not one', () => {
     const values = candidatesOf('ACME\nHARDWARE TRADING\nSDN BHD (123456-A)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
     expect(values).toContain('ACME HARDWARE TRADING SDN BHD');

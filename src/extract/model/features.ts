@@ -584,6 +584,9 @@ const MIN_NAME_LETTERS = 4;
 
 const COURTESY = new RegExp(`(?<![\\p{L}])(?:${COURTESY_PHRASES.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+')).join('|')})(?![\\p{L}])`, 'iu');
 
+/** A greeting naming the shop: the name after it. */
+const GREETED = /^(?:welcome\s+to|thank\s+you\s+for\s+(?:shopping|visiting|dining)\s+(?:at|with)|willkommen\s+(?:bei|im)|bienvenue\s+(?:chez|à)|bienvenido\s+a|benvenuti\s+(?:da|a)|welkom\s+bij|witamy\s+w)\s+(.+)$/iu;
+
 /** Below this confidence a recognised line is more often misread than read (a logo, a stamp, a smudge). */
 const UNSURE_OCR = 0.4;
 
@@ -676,6 +679,17 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // A company's name after a label of its own ("Operated by: ACME SDN BHD"): the name alone.
     const labelled = LABELLED_NAME.exec(text)?.[1]?.trim();
     if (labelled && hasLegalForm(labelled) && nameLike(labelled)) add(labelled, i, row[0], [text]);
+    // A company's name with its telephone or tax number after it on its line ("ACME SDN BHD  Tel: 03-1234567"): the name alone.
+    const detail = CONTACT.exec(text);
+    const head = detail ? text.slice(0, detail.index).replace(/\s*[([][^)\]]*$/, '').replace(/[\s,;:|/-]+$/, '') : '';
+    if (head && hasLegalForm(head) && nameLike(head)) {
+      const before = out.length;
+      add(head, i, row[0], [text]);
+      if (out.length > before) out.at(-1)!.features['party:without_id'] = 1;
+    }
+    // A shop's name in its greeting ("Welcome to ACME MART"): the name alone.
+    const greeted = GREETED.exec(text)?.[1]?.trim().replace(/[!.]+$/, '');
+    if (greeted && nameLike(greeted) && !COURTESY.test(greeted)) add(greeted, i, row[0]);
     const next = layout.lines[i + 1];
     // The next line without a registration number after it ("SDN BHD (123456-A)" ends a name too).
     const nextText = next ? next.text.trim() : '';
