@@ -445,6 +445,19 @@ describe('receipt features', () => {
     expect(cands.find((c) => c.value === '20.00')!.features['amount:paid_less_change']).toBeUndefined();
   });
 
+  test('an amount over the money handed over, where change was given, is ruled out; the others are weighed without it', () => {
+    const { layout, wants, result } = ruleFields(linesFromText('TOTAL SALES    122.91\nCASH    50.00\nCHANGE    27.10\n22.90'), RECEIPT_COLUMNS);
+    const total = roleOptions(layout, wants, result).find((r) => r.role === 'total')!;
+    expect(total.candidates.find((c) => c.value === '122.91')!.ruledOut).toBe(true);
+    expect(total.options.map((o) => o.value)).not.toContain('122.91');
+    expect(total.none + total.options.reduce((sum, o) => sum + o.p, 0)).toBeCloseTo(1, 6);
+    // Without change given back, nothing is ruled out (a card paying part).
+    const split = ruleFields(linesFromText('TOTAL    122.91\nCASH    50.00\nVISA    72.91'), RECEIPT_COLUMNS);
+    const card = roleOptions(split.layout, split.wants, split.result).find((r) => r.role === 'total')!;
+    expect(card.candidates.some((c) => c.ruledOut)).toBe(false);
+    expect(card.options.map((o) => o.value)).toContain('122.91');
+  });
+
   test("money handed over labelled on the line above its figure (a till's narrow paper) counts as a payment", () => {
     const cands = candidatesOf('NET TOTAL    67.85\nCash\n100.00\nCHANGE    32.15', 'total', RECEIPT_COLUMNS);
     expect(cands.find((c) => c.value === '100.00')!.features['label:tendered']).toBe(1);

@@ -83,6 +83,11 @@ export interface ModelCandidate {
   line: number;
   amount?: number;
   features: Record<string, number>;
+  /**
+   * Ruled out by what the document states elsewhere, whatever its features say: never written, but
+   * kept among the candidates the model learns from (a wrong candidate like any other).
+   */
+  ruledOut?: boolean;
 }
 
 /** The families of concepts a label may name instead of the column's own: another date, another amount, another party. */
@@ -359,6 +364,10 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
     const paid = payments.some((a) => payments.some((b) => b.line > a.line && a.amount > b.amount && close(a.amount - b.amount, c.amount!)));
     if (paid) c.features['amount:paid_less_change'] = 1;
   }
+  // Where money was handed over and change given back, no amount of the document is more than the
+  // money handed over: a larger figure is misread ("122.91" for "22.91").
+  const handed = Math.max(0, ...payments.filter((a) => payments.some((b) => b.line > a.line && b.amount > 0 && b.amount < a.amount)).map((a) => a.amount));
+  if (handed > 0) for (const c of out) if (c.amount! > handed + 0.005) c.ruledOut = true;
   taxArithmetic(out, taxed, layout);
   taxRates(out, rated);
   cashRounding(out);

@@ -79,9 +79,14 @@ export function roleOptions(
     if (!role || !model) continue;
     const rule = result.get(want.column.id);
     const candidates = found?.get(want) ?? modelCandidates(role, layout, want, wants, rule && rule.score > 0 ? { value: rule.value, score: rule.score, line: rule.line } : null, language);
-    const { p, none } = probabilities(model, candidates.map((c) => c.features));
+    const scored = probabilities(model, candidates.map((c) => c.features));
+    // The probabilities given that no candidate ruled out is the value.
+    const kept = 1 - candidates.reduce((sum, c, i) => sum + (c.ruledOut ? scored.p[i]! : 0), 0);
+    const p = scored.p.map((x) => x / kept);
+    const none = scored.none / kept;
     const byKey = new Map<string, Option>();
     candidates.forEach((c, i) => {
+      if (c.ruledOut) return;
       const key = keyOf(role, c);
       const seen = byKey.get(key);
       if (seen) {
