@@ -456,6 +456,9 @@ describe('receipt features', () => {
     const card = roleOptions(split.layout, split.wants, split.result).find((r) => r.role === 'total')!;
     expect(card.candidates.some((c) => c.ruledOut)).toBe(false);
     expect(card.options.map((o) => o.value)).toContain('122.91');
+    // A deposit with a rounding under it is no cash handed over with its change.
+    const deposit = ruleFields(linesFromText('Deposit    100.00\nRounding    0.02\nTotal    500.00'), RECEIPT_COLUMNS);
+    expect(roleOptions(deposit.layout, deposit.wants, deposit.result).find((r) => r.role === 'total')!.options.map((o) => o.value)).toContain('500.00');
   });
 
   test("money handed over labelled on the line above its figure (a till's narrow paper) counts as a payment", () => {

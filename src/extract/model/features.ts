@@ -90,6 +90,9 @@ export interface ModelCandidate {
   ruledOut?: boolean;
 }
 
+/** The label of the change a till gives back, in the lexicon's languages. */
+const CHANGE_GIVEN = /(?<!\p{L})(?:change|rückgeld|wechselgeld|rendu|monnaie rendue|cambio|resto|wisselgeld|reszta|troco)(?!\p{L})/iu;
+
 /** The families of concepts a label may name instead of the column's own: another date, another amount, another party. */
 const FAMILIES: Record<string, string[]> = {
   date: ['invoice_date', 'date', 'due_date', 'delivery_date', 'order_date', 'period', 'period_start', 'period_end'],
@@ -277,7 +280,7 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
   // Taxes printed with their rate ("GST 6% 1.20", "incl. 19% VAT 1.58").
   const rated: Array<{ candidate: ModelCandidate; rate: number }> = [];
   // Amounts labelled as money handed over or given back.
-  const payments: Array<{ amount: number; line: number }> = [];
+  const payments: Array<{ amount: number; line: number; change: boolean }> = [];
   // Segments of figures left out as a table's, by line.
   const columnFigures = new Map<number, Seg[]>();
   const underColumnFigure = (i: number, seg: Seg) => (columnFigures.get(i - 1) ?? []).some((above) => above.page === seg.page && above.x0 < seg.x1 && seg.x0 < above.x1);
@@ -302,7 +305,7 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
       const payment = /\p{L}/u.test(left) ? hits : conceptsOf(above);
       const tendered = payment.some((h) => (h.concept === 'tendered' || h.concept === 'amount_paid') && h.score >= 0.6);
       // Money handed over and change given count in the arithmetic below even where they are no candidates.
-      if (tendered) payments.push({ amount: a.value, line: i });
+      if (tendered) payments.push({ amount: a.value, line: i, change: CHANGE_GIVEN.test(/\p{L}/u.test(left) ? left : above) });
       if (inColumn && labelMatch(ctx.want, left) < 0.5) {
         columnFigures.set(i, [...(columnFigures.get(i) ?? []), seg!]);
         return;
@@ -365,8 +368,9 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
     if (paid) c.features['amount:paid_less_change'] = 1;
   }
   // Where money was handed over and change given back, no amount of the document is more than the
-  // money handed over: a larger figure is misread ("122.91" for "22.91").
-  const handed = Math.max(0, ...payments.filter((a) => payments.some((b) => b.line > a.line && b.amount > 0 && b.amount < a.amount)).map((a) => a.amount));
+  // money handed over: a larger figure is misread ("122.91" for "22.91"). Only change so labelled
+  // counts: a rounding under a deposit is no change.
+  const handed = Math.max(0, ...payments.filter((a) => !a.change && payments.some((b) => b.change && b.line > a.line && b.amount > 0 && b.amount < a.amount)).map((a) => a.amount));
   if (handed > 0) for (const c of out) if (c.amount! > handed + 0.005) c.ruledOut = true;
   taxArithmetic(out, taxed, layout);
   taxRates(out, rated);
