@@ -16,7 +16,7 @@ import { agreement, arithmeticColumns, itemRoles, MIN_AGREEMENT, type ItemRoles 
 import { assignMax } from './assign';
 import { ambiguousDate, coerce, fits, type ValueHints } from './coerce';
 import type { Cell, Reading, RecordGroup, SourceRecord, TableCandidate } from './document';
-import { documentFields, tableLines } from './fields';
+import { documentFields, tableLines, type DocumentFields } from './fields';
 import { LEARNED_SCORE, learnedFields, pagesFromLines, type LearnedLayout } from './learn';
 import { dayFirstOf, localeDayOrder } from './dates';
 import { documentLanguage } from './language';
@@ -468,13 +468,7 @@ function planGroup(group: RecordGroup, columns: Column[], defaults: ValueHints):
 }
 
 /** Document fields found outside the tables: a value and a score per column id. */
-export interface DocumentFieldValues {
-  values: Record<string, unknown>;
-  scores: Record<string, number>;
-  /** The row's confidence when a learned model scored the fields (see DocumentFields). */
-  confidence?: number;
-  fit?: number;
-}
+export type DocumentFieldValues = DocumentFields;
 
 export interface MappingInput {
   tables: TableCandidate[];
@@ -697,7 +691,8 @@ function fieldsOfRecord(record: SourceRecord, columns: Column[]): DocumentFieldV
 /** Merges document fields, the higher score winning a column. */
 function mergeFields(a: DocumentFieldValues, b: DocumentFieldValues): DocumentFieldValues {
   const [confidence, fit] = b.confidence !== undefined ? [b.confidence, b.fit] : [a.confidence, a.fit];
-  const out: DocumentFieldValues = { values: { ...a.values }, scores: { ...a.scores }, ...(confidence === undefined ? {} : { confidence }), ...(fit === undefined ? {} : { fit }) };
+  const ruledOut = a.ruledOut || b.ruledOut ? { ruledOut: { ...a.ruledOut, ...b.ruledOut } } : {};
+  const out: DocumentFieldValues = { values: { ...a.values }, scores: { ...a.scores }, ...(confidence === undefined ? {} : { confidence }), ...(fit === undefined ? {} : { fit }), ...ruledOut };
   for (const [id, value] of Object.entries(b.values)) {
     if (!present(value)) continue;
     if (!present(out.values[id]) || (b.scores[id] ?? 0) > (out.scores[id] ?? 0)) {
@@ -765,7 +760,7 @@ export function mapReading(
   }
   if (options.layouts?.length) {
     const pages = reading.pages?.length ? reading.pages : pagesFromLines(reading.lines);
-    documentFields = withLearned(documentFields, learnedFields(pages, columns, options.layouts, documentFields.values), columns);
+    documentFields = withLearned(documentFields, learnedFields(pages, columns, options.layouts, documentFields.values, documentFields.ruledOut), columns);
   }
   return mapDocument({ tables: reading.tables, groups, fields: documentFields, topic: options.topic, defaults, sureness: sureness(reading.lines) }, columns, strictness);
 }

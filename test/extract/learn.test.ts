@@ -231,6 +231,20 @@ describe('learned layouts', () => {
     expect(learnedFields([next], columns, [receiptLayout], { total: '3.90' }).values).toEqual({ total: '7.16' });
   });
 
+  test('an amount the document rules out is not taken from the example\'s place', () => {
+    // The next receipt's total misread with a digit too many, more than the cash handed over.
+    const receipt = (total: string) => page([[50, 30, 'Kestrel Hardware'], [50, 44, 'Reg 55501234-X'], [40, 300, 'Total incl tax'], [240, 300, total], [40, 330, 'Cash'], [240, 330, '50.00'], [40, 350, 'Change'], [240, 350, '27.10']]);
+    const receiptLayout: LearnedLayout = taught('exmp_7', receipt('28.00'), [{ column_id: 'total', value: 28, page: 1, box: { x0: 240, y0: 300, x1: 270, y1: 310 }, label: 'Total incl tax', lines: 1, text: '28.00' }]);
+    const next = receipt('122.91');
+    expect(learnedFields([next], columns, [receiptLayout], { total: '22.90' }).values).toEqual({ total: '122.91' });
+    expect(learnedFields([next], columns, [receiptLayout], { total: '22.90' }, { total: ['122.91'] }).values).toEqual({});
+    // Through the mapping: the general model's total stays when the layout's is ruled out.
+    const reading = { tables: [], groups: [], lines: [], text: '', pages: [next] };
+    const total = (ruledOut?: Record<string, string[]>) => mapReading(reading, columns, 'balanced', { fields: { values: { total: '22.90' }, scores: { total: 0.5 }, ...(ruledOut ? { ruledOut } : {}) }, layouts: [receiptLayout] })[0]?.values.total;
+    expect(total()).toBe(122.91);
+    expect(total({ total: ['122.91'] })).toBe(22.9);
+  });
+
   test("amounts the layout reads that add up replace the general model's that do not, however sure it is", () => {
     const amounts = [column('net', 'number'), column('tax', 'number'), column('total', 'number')];
     const block = (lines: Array<[string, string]>) => lines.flatMap(([label, value], i): Array<[number, number, string]> => [[300, 560 + i * 20, label], [450, 560 + i * 20, value]]);

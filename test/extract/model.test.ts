@@ -451,6 +451,8 @@ describe('receipt features', () => {
     expect(total.candidates.find((c) => c.value === '122.91')!.ruledOut).toBe(true);
     expect(total.options.map((o) => o.value)).not.toContain('122.91');
     expect(total.none + total.options.reduce((sum, o) => sum + o.p, 0)).toBeCloseTo(1, 6);
+    // The document's fields say so, for a learned layout not to bring it back.
+    expect(documentFields(linesFromText('TOTAL SALES    122.91\nCASH    50.00\nCHANGE    27.10\n22.90'), RECEIPT_COLUMNS).ruledOut).toEqual({ total: ['122.91'] });
     // Without change given back, nothing is ruled out (a card paying part).
     const split = ruleFields(linesFromText('TOTAL    122.91\nCASH    50.00\nVISA    72.91'), RECEIPT_COLUMNS);
     const card = roleOptions(split.layout, split.wants, split.result).find((r) => r.role === 'total')!;

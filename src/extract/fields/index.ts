@@ -30,6 +30,8 @@ export interface DocumentFields {
   confidence?: number;
   /** How well the document fits the table: the same probabilities' mean (see `documentFields`). */
   fit?: number;
+  /** Per column, values printed on the page that the document itself rules out (see ModelCandidate). */
+  ruledOut?: Record<string, string[]>;
 }
 
 // ---------------------------------------------------------------- currency
@@ -83,9 +85,11 @@ export function documentFields(lines: TextLine[], columns: Column[], weights?: W
   const learned = learnedFields(layout, wants, result, weights);
   // A row's confidence: its fields' probabilities, an empty field that documents usually have counting as unsure.
   const parts: number[] = [];
+  const ruledOut: Record<string, string[]> = {};
   for (const want of wants) {
     const id = want.column.id;
     const model = learned.get(id);
+    if (model?.ruledOut.length) ruledOut[id] = model.ruledOut;
     if (model) {
       if (model.value !== null) {
         values[id] = model.value;
@@ -107,13 +111,14 @@ export function documentFields(lines: TextLine[], columns: Column[], weights?: W
     scores[id] = roundTo(Math.min(1, c.score), 3);
     parts.push(scores[id]!);
   }
-  if (!parts.length) return { values, scores };
+  const ruled = Object.keys(ruledOut).length ? { ruledOut } : {};
+  if (!parts.length) return { values, scores, ...ruled };
   // The row is right only when every field is: their geometric mean, so that one doubtful field
   // makes the row doubtful. Whether the document fits the table at all is their plain mean: a
   // receipt with a misread address is still a receipt.
   const confidence = weightedMeans(parts.map((p) => [Math.max(MIN_PART, p), 1])).geometric;
   const fit = weightedMeans(parts.map((p) => [p, 1])).plain;
-  return { values, scores, confidence: roundTo(confidence, 3), fit: roundTo(fit, 3) };
+  return { values, scores, confidence: roundTo(confidence, 3), fit: roundTo(fit, 3), ...ruled };
 }
 
 /** The layout, what each column asks for, and the label rules' choice per column (the model's inputs). */

@@ -356,6 +356,7 @@ export function learnedFields(
   columns: Column[],
   layouts: LearnedLayout[],
   general: Record<string, unknown> = {},
+  ruledOut: Record<string, string[]> = {},
 ): { layout: string | null; values: Record<string, unknown>; byPlace: string[]; addsUp: string[] } {
   const found = matchingLayout(pages, layouts);
   if (!found) return { layout: null, values: {}, byPlace: [], addsUp: [] };
@@ -378,6 +379,9 @@ export function learnedFields(
     // The general model's amount is this one rounded to the cash step (a till's rounded total):
     // an example that needed no rounding cannot tell which of the two its label names.
     if (isAmount(column) && typeof value === 'string' && cashRoundingOf(value, own)) continue;
+    // An amount the document itself rules out (more than the money handed over, where change was
+    // given): a misread, wherever the example printed its total.
+    if (isAmount(column) && typeof value === 'string' && ruledOut[column.id]?.some((r) => sameMagnitude(value, r))) continue;
     if (value === null || value === undefined || value === '') continue;
     values[column.id] = value;
     if (learned.byPlace) byPlace.push(column.id);

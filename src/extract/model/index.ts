@@ -190,15 +190,22 @@ export function decode(all: RoleOptions[], params: DecodeParams = DECODE_DEFAULT
 
 /**
  * The learned fields of a document: for each modelled column its value and probability, or an
- * empty field with how much the emptiness costs the row (the share of documents that have it).
+ * empty field with how much the emptiness costs the row (the share of documents that have it),
+ * and the values the document rules out.
  */
-export function learnedFields(layout: Layout, wants: Want[], result: Map<string, Candidate>, weights?: Weights): Map<string, { value: string | null; p: number; presence: number }> {
+export function learnedFields(
+  layout: Layout,
+  wants: Want[],
+  result: Map<string, Candidate>,
+  weights?: Weights,
+): Map<string, { value: string | null; p: number; presence: number; ruledOut: string[] }> {
   const all = roleOptions(layout, wants, result, weights);
   const chosen = decode(all);
-  const out = new Map<string, { value: string | null; p: number; presence: number }>();
+  const out = new Map<string, { value: string | null; p: number; presence: number; ruledOut: string[] }>();
   for (const r of all) {
     const o = chosen.get(r.want.column.id) ?? null;
-    out.set(r.want.column.id, { value: o?.value ?? null, p: o ? Math.min(1, o.p) : 0, presence: r.model.presence });
+    const ruledOut = r.candidates.filter((c) => c.ruledOut).map((c) => c.value);
+    out.set(r.want.column.id, { value: o?.value ?? null, p: o ? Math.min(1, o.p) : 0, presence: r.model.presence, ruledOut });
   }
   return out;
 }
