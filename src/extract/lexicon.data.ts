@@ -26,6 +26,18 @@ const NUMERIC: ColumnType[] = ['number', 'currency'];
 const TEXT: ColumnType[] = ['string', 'text'];
 const CODE: ColumnType[] = ['string', 'number'];
 
+/** The label of the change a till gives back, per language: a word of the `tendered` concept, told apart from the money handed over. */
+export const CHANGE_GIVEN: Record<'en' | 'de' | 'fr' | 'es' | 'it' | 'nl' | 'pl' | 'pt', string[]> = {
+  en: ['change', 'change due'],
+  de: ['Rückgeld', 'Wechselgeld'],
+  fr: ['rendu', 'monnaie rendue'],
+  es: ['cambio'],
+  it: ['resto'],
+  nl: ['wisselgeld'],
+  pl: ['reszta'],
+  pt: ['troco'],
+};
+
 export const CONCEPTS: ConceptEntry[] = [
   {
     id: 'quantity',
@@ -215,19 +227,19 @@ export const CONCEPTS: ConceptEntry[] = [
     weak: ['payment', 'payments', 'Zahlung', 'paiement', 'pago', 'pagamento', 'betaling', 'płatność'],
   },
   {
-    // What a till receipt prints after its total: the money handed over, the change given back, the rounding.
+    // What a till receipt prints after its total: the money handed over, the change given back (CHANGE_GIVEN), the rounding.
     id: 'tendered',
     level: 'document',
     types: NUMERIC,
     terms: {
-      en: ['cash', 'tendered', 'cash tendered', 'amount tendered', 'cash received', 'cash paid', 'change', 'change due', 'rounding', 'rounding adjustment'],
-      de: ['Barzahlung', 'gegeben', 'bar erhalten', 'Rückgeld', 'Wechselgeld', 'Rundung'],
-      fr: ['espèces', 'espèces reçues', 'rendu', 'monnaie rendue', 'arrondi'],
-      es: ['efectivo', 'entregado', 'efectivo recibido', 'cambio', 'redondeo'],
-      it: ['contanti', 'contanti ricevuti', 'resto', 'arrotondamento'],
-      nl: ['contant', 'contant ontvangen', 'wisselgeld', 'afronding'],
-      pl: ['gotówka', 'gotówka otrzymana', 'reszta', 'zaokrąglenie'],
-      pt: ['dinheiro', 'dinheiro recebido', 'troco', 'arredondamento'],
+      en: ['cash', 'tendered', 'cash tendered', 'amount tendered', 'cash received', 'cash paid', ...CHANGE_GIVEN.en, 'rounding', 'rounding adjustment'],
+      de: ['Barzahlung', 'gegeben', 'bar erhalten', ...CHANGE_GIVEN.de, 'Rundung'],
+      fr: ['espèces', 'espèces reçues', ...CHANGE_GIVEN.fr, 'arrondi'],
+      es: ['efectivo', 'entregado', 'efectivo recibido', ...CHANGE_GIVEN.es, 'redondeo'],
+      it: ['contanti', 'contanti ricevuti', ...CHANGE_GIVEN.it, 'arrotondamento'],
+      nl: ['contant', 'contant ontvangen', ...CHANGE_GIVEN.nl, 'afronding'],
+      pl: ['gotówka', 'gotówka otrzymana', ...CHANGE_GIVEN.pl, 'zaokrąglenie'],
+      pt: ['dinheiro', 'dinheiro recebido', ...CHANGE_GIVEN.pt, 'arredondamento'],
     },
   },
   {

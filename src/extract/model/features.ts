@@ -9,15 +9,15 @@
 import { currencyIn } from '../coerce';
 import { findDates, type DayOrder, type FoundDate } from '../dates';
 import { conceptsOf, normalizeLabel } from '../lexicon';
-import { COURTESY_PHRASES } from '../lexicon.data';
+import { CHANGE_GIVEN, COURTESY_PHRASES } from '../lexicon.data';
 import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
 import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
 import { hasLegalForm, issuerDetail, nameLike, partyCandidates, titleOnly } from '../fields/parties';
-import { EMAIL_RE, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TITLES, URL_RE } from '../fields/values';
+import { EMAIL_RE, escapeRe, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TITLES, URL_RE } from '../fields/values';
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 import { similarity } from '../learn/match';
 import { known } from '../thesaurus';
-import { allAmounts, CASH_ROUNDING, cashRounded } from '../fields/amounts';
+import { allAmounts, CASH_ROUNDING, cashRounded, close } from '../fields/amounts';
 import type { TextLine } from '../layout/page';
 import { lettersAndFigures } from '../../lib/strings';
 
@@ -91,7 +91,7 @@ export interface ModelCandidate {
 }
 
 /** The label of the change a till gives back, in the lexicon's languages. */
-const CHANGE_GIVEN = /(?<!\p{L})(?:change|rückgeld|wechselgeld|rendu|monnaie rendue|cambio|resto|wisselgeld|reszta|troco)(?!\p{L})/iu;
+const CHANGE_LABEL = new RegExp(`(?<!\\p{L})(?:${Object.values(CHANGE_GIVEN).flat().map(escapeRe).join('|')})(?!\\p{L})`, 'iu');
 
 /** The families of concepts a label may name instead of the column's own: another date, another amount, another party. */
 const FAMILIES: Record<string, string[]> = {
@@ -263,7 +263,6 @@ function dateCandidates(ctx: Context): ModelCandidate[] {
   return out;
 }
 
-const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
 
 /**
  * Concepts of the columns of an items table: a line naming two of them is the table's header,
@@ -305,7 +304,7 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
       const payment = /\p{L}/u.test(left) ? hits : conceptsOf(above);
       const tendered = payment.some((h) => (h.concept === 'tendered' || h.concept === 'amount_paid') && h.score >= 0.6);
       // Money handed over and change given count in the arithmetic below even where they are no candidates.
-      if (tendered) payments.push({ amount: a.value, line: i, change: CHANGE_GIVEN.test(/\p{L}/u.test(left) ? left : above) });
+      if (tendered) payments.push({ amount: a.value, line: i, change: CHANGE_LABEL.test(/\p{L}/u.test(left) ? left : above) });
       if (inColumn && labelMatch(ctx.want, left) < 0.5) {
         columnFigures.set(i, [...(columnFigures.get(i) ?? []), seg!]);
         return;
@@ -595,7 +594,7 @@ function betterTwin(value: string, line: number, layout: Layout): string {
 /** Fewer letters than this are a speck or a logo read as text, not a name. */
 const MIN_NAME_LETTERS = 4;
 
-const COURTESY = new RegExp(`(?<![\\p{L}])(?:${COURTESY_PHRASES.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+')).join('|')})(?![\\p{L}])`, 'iu');
+const COURTESY = new RegExp(`(?<![\\p{L}])(?:${COURTESY_PHRASES.map((p) => escapeRe(p).replace(/ /g, '\\s+')).join('|')})(?![\\p{L}])`, 'iu');
 
 /** A greeting naming the shop: the name after it. */
 const GREETED = /^(?:welcome\s+to|thank\s+you\s+for\s+(?:shopping|visiting|dining)\s+(?:at|with)|willkommen\s+(?:bei|im)|bienvenue\s+(?:chez|à)|bienvenido\s+a|benvenuti\s+(?:da|a)|welkom\s+bij|witamy\s+w)\s+(.+)$/iu;
@@ -953,8 +952,6 @@ function roleCandidates(role: Role, ctx: Context, wants: Want[], language: strin
   }
 }
 
-/** A word's letters and figures, in small letters: how two readings of it are compared. */
-const lettersOf = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 /**
  * Whether a value holds a word of its lines that a second recogniser read otherwise (see
@@ -962,9 +959,9 @@ const lettersOf = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu
  * ("2018-01-12"), so any doubted word with a figure on its line counts.
  */
 function doubtedIn(lines: TextLine[], value: string, date = false): boolean {
-  const doubted = lines.flatMap((l) => l.doubted ?? []).map(lettersOf).filter(Boolean);
+  const doubted = lines.flatMap((l) => l.doubted ?? []).map(lettersAndFigures).filter(Boolean);
   if (!doubted.length) return false;
   if (date) return doubted.some((w) => /\d/.test(w));
-  const words = new Set(value.split(/[\s,]+/).map(lettersOf));
+  const words = new Set(value.split(/[\s,]+/).map(lettersAndFigures));
   return doubted.some((w) => words.has(w));
 }

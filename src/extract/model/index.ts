@@ -7,6 +7,7 @@
  */
 import type { Candidate } from '../fields/candidates';
 import type { Layout } from '../fields/layout';
+import { close } from '../fields/amounts';
 import { findAmounts } from '../fields/values';
 import type { Want } from '../fields/wants';
 import { languageOf, normalizeLabel } from '../lexicon';
@@ -100,7 +101,6 @@ export function roleOptions(
   return out;
 }
 
-const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
 /** Whether two options stand on two different lines between them, one on each. */
 const printedTwice = (a: Option, b: Option) => a.lines.some((x) => b.lines.some((y) => x !== y));
 const TOP = 4;
