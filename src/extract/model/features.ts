@@ -609,6 +609,8 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
   const out: ModelCandidate[] = [];
   const seen = new Set<string>();
   const firstPage = layout.lines[0]!.page;
+  // The document's title above a name ("TAX INVOICE" over a shop's name) is no line before it: told once per line.
+  const titled = layout.lines.map((l) => titleOnly(l.text));
   /** `sources`: the printed texts this value is made of, whose verdicts by the rules it keeps (a name printed in pieces, a name without its registration number). */
   const add = (value: string, line: number, seg: Seg | undefined, sources: string[] = []) => {
     const key = `${norm(value)}|${line}`;
@@ -645,8 +647,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const after = layout.lines[line + 1]?.text.trim() ?? '';
     const cut = DANGLING.test(value) || (!hasLegalForm(value) && hasLegalForm(after) && !/\d/.test(after) && after.length <= MAX_NAME_TAIL && !norm(value).endsWith(norm(after)));
     f['party:cut'] = cut ? 1 : 0;
-    // The document's title above a name ("TAX INVOICE" over a shop's name) is no line before it.
-    const earlier = layout.lines.slice(0, line).filter((l) => l.page === firstPage && !titleOnly(l.text));
+    const earlier = layout.lines.slice(0, line).filter((l, j) => l.page === firstPage && !titled[j]);
     // A shop's name heads its receipt: lines of words above it are rare, an address above it rarer.
     f['party:wordy_rank'] = 1 / (1 + earlier.filter((l) => /\p{L}{3}/u.test(l.text)).length);
     f['party:after_address'] = earlier.some((l) => POSTAL_LINE.test(l.text) || STREET_LINE.test(l.text)) ? 1 : 0;
