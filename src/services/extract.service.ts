@@ -577,22 +577,25 @@ export class ExtractService {
     const failed = extractions.length - complete.size;
     const status: BatchStatus = failed === extractions.length ? 'failed' : failed > 0 ? 'partial' : 'complete';
     const downloads = (format: string) => `/v1/projects/${batch.project_id}/batches/${batch.id}/download/${format}`;
-    const finish = (error: string | null, finalStatus: BatchStatus): BatchRecord => ({
-      ...batch,
+    // Every write starts from the batch as stored in its own transaction: the record read above may
+    // predate another worker's last file (its count of files and rows done).
+    const finish = (current: BatchRecord, error: string | null, finalStatus: BatchStatus): BatchRecord => ({
+      ...current,
       status: finalStatus,
       current_file: null,
       total_rows: collected.length,
       confidence: mean(collected.map((c) => c.confidence)),
-      duration_ms: this.clock.now() - batch.created_at,
+      duration_ms: this.clock.now() - current.created_at,
       error,
       csv_key: downloads('csv'),
       json_key: downloads('json'),
       xlsx_key: downloads('xlsx'),
       updated_at: this.clock.now(),
     });
-    const announce = async (tx: Repositories, final: BatchRecord) => {
-      const current = await tx.batches.get(final.id);
+    const announce = async (tx: Repositories, error: string | null, finalStatus: BatchStatus) => {
+      const current = await tx.batches.get(batch.id);
       if (current && isFinal(current.status)) throw new BatchEnded();
+      const final = finish(current ?? batch, error, finalStatus);
       batch = final;
       await tx.batches.put(final);
       await this.webhooks.enqueue(tx, job.organization_id, endEvent(final.status), { ...toBatch(final), extractions: extractions.map(toExtraction) });
@@ -603,29 +606,29 @@ export class ExtractService {
       if (table && collected.length) {
         // Marked only if no other worker has ended the batch since it was read above: writing
         // `merging` over its end would let this worker insert the batch's rows a second time.
-        const merging: BatchRecord = { ...batch, status: 'merging', current_file: null, updated_at: this.clock.now() };
-        await this.port.transaction(async (tx) => {
-          const current = await tx.batches.get(merging.id);
+        batch = await this.port.transaction(async (tx) => {
+          const current = await tx.batches.get(batch.id);
           if (current && isFinal(current.status)) throw new BatchEnded();
+          const merging: BatchRecord = { ...(current ?? batch), status: 'merging', current_file: null, updated_at: this.clock.now() };
           await tx.batches.put(merging);
+          return merging;
         });
-        batch = merging;
         try {
           const written = await this.rows.insertExtracted(
             batch.project_id,
             table.id,
             collected.map((row) => ({ values: row.values, origin: { batch_id: batch.id, extraction_id: row.extraction_id, confidence: row.confidence } })),
-            (_, tx) => announce(tx, finish(filesFailed, status)),
+            (_, tx) => announce(tx, filesFailed, status),
           );
           result = { table_id: table.id, created: written.created, merged: written.merged, skipped: written.skipped, rows: written.rows.slice(0, RESULT_ROWS) };
         } catch (error) {
           if (error instanceof BatchEnded) throw error;
           const message = error instanceof ApiError ? error.message : 'the rows could not be written to the table';
-          await this.port.transaction((tx) => announce(tx, finish(`merging failed: ${message}`, 'failed')));
+          await this.port.transaction((tx) => announce(tx, `merging failed: ${message}`, 'failed'));
           result = { table_id: table.id, created: 0, merged: 0, skipped: 0, rows: [] };
         }
       } else {
-        await this.port.transaction((tx) => announce(tx, finish(filesFailed, status)));
+        await this.port.transaction((tx) => announce(tx, filesFailed, status));
         if (table) await this.tables.markUsed(batch.project_id, table.id);
         result = table ? { table_id: table.id, created: 0, merged: 0, skipped: 0, rows: [] } : { schema: batch.schema_json, rows: collected.slice(0, RESULT_ROWS).map((c) => c.values) };
       }
