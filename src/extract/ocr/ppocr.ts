@@ -205,7 +205,7 @@ export class PaddleRecogniser {
       lineHeight: region.text,
       confidence: word.confidence,
       seconds: word.seconds,
-      ...(word.doubted ? { doubted: true } : {}),
+      ...(word.doubted ? { doubted: true, alternative: word.alternative } : {}),
     }));
   }
 
@@ -321,8 +321,9 @@ export interface Char {
   /** The glyph the recogniser found next likeliest at the character's steps (not the blank or a space), and its probability. */
   second: string;
   secondP: number;
-  /** A second recogniser read other letters or figures here (see agreement.ts). */
+  /** A second recogniser read other letters or figures here (see agreement.ts), and what it read. */
   doubted?: boolean;
+  other?: string;
 }
 
 const NO_SECOND: SecondChoice = { glyph: '', p: 0 };
@@ -371,8 +372,19 @@ function inNumber(current: Char[], next: Char): boolean {
 }
 
 /** Characters to words: at the recogniser's spaces, and where a space was likely though not read. */
-export function wordsOf(chars: Char[]): Array<{ text: string; first: number; last: number; confidence: number; seconds: SecondChoice[]; doubted: boolean }> {
-  const words: Array<{ text: string; first: number; last: number; confidence: number; seconds: SecondChoice[]; doubted: boolean }> = [];
+/** A word of the first recogniser's reading; where the second read it otherwise, how it read it. */
+interface ReadWord {
+  text: string;
+  first: number;
+  last: number;
+  confidence: number;
+  seconds: SecondChoice[];
+  doubted: boolean;
+  alternative: string;
+}
+
+export function wordsOf(chars: Char[]): ReadWord[] {
+  const words: ReadWord[] = [];
   let current: Char[] = [];
   const flush = () => {
     if (current.length) {
@@ -384,6 +396,7 @@ export function wordsOf(chars: Char[]): Array<{ text: string; first: number; las
         // One a UTF-16 unit of the text, as the repairs index it; a glyph normalised into several has its choice on the first.
         seconds: current.flatMap((c) => [...Array(c.char.length).keys()].map((k) => (k ? NO_SECOND : { glyph: c.second, p: c.secondP }))),
         doubted: current.some((c) => c.doubted),
+        alternative: current.map((c) => c.other ?? c.char).join(''),
       });
     }
     current = [];

@@ -15,6 +15,7 @@ import { repairLegalForms } from './legal-forms';
 import { repairOcrWord } from './confusions';
 import { repairAddressWord } from './address-words';
 import { repairBySecondChoices, type SecondChoice } from './second-choices';
+import { repairBySecondReading } from './second-reading';
 
 /** A recognised word, in pixels of the upright page image. */
 export interface PixelWord extends Box {
@@ -27,8 +28,9 @@ export interface PixelWord extends Box {
   line: number;
   /** The recogniser's second choice for each character of the text, where it gives them; dropped once the words are repaired. */
   seconds?: SecondChoice[];
-  /** A second recogniser read other letters or figures in it (see agreement.ts). */
+  /** A second recogniser read other letters or figures in it (see agreement.ts), and how it read the word; dropped once the words are repaired. */
   doubted?: boolean;
+  alternative?: string;
 }
 
 export interface PageScan {
@@ -300,12 +302,14 @@ export async function readPageImage(recognise: ReadImage, source: GreyImage, dpi
 }
 
 /**
- * The words with glyphs misread across letters and digits repaired ("Ja1an", "4780O"; see
+ * The words only a second recogniser read as words taken as it read them (see second-reading.ts),
+ * those with glyphs misread across letters and digits repaired ("Ja1an", "4780O"; see
  * confusions.ts), then misread legal forms of companies, line by line (see legal-forms.ts), and
  * misread words of addresses (see address-words.ts), last the words left that the recogniser's
  * second choices make words of labels or of the page's addresses (see second-choices.ts).
  */
-export function repairLines<W extends { text: string; line: number; seconds?: SecondChoice[] }>(read: W[]): W[] {
+export function repairLines<W extends { text: string; line: number; seconds?: SecondChoice[]; alternative?: string }>(given: W[]): W[] {
+  const read = repairBySecondReading(given);
   const words = read.map((w) => {
     const text = repairOcrWord(w.text);
     return text === w.text ? w : { ...w, text };
@@ -319,10 +323,11 @@ export function repairLines<W extends { text: string; line: number; seconds?: Se
       if (texts[k] !== words[i]!.text) out[i] = { ...words[i]!, text: texts[k]! };
     });
   }
-  const open = out.map((w, i) => w.text === read[i]!.text);
+  const open = out.map((w, i) => w.text === given[i]!.text);
   return repairBySecondChoices(out, open).map((w) => {
     const plain = { ...w };
     delete plain.seconds;
+    delete plain.alternative;
     return plain;
   });
 }

@@ -65,12 +65,15 @@ function readings(stem: string, seconds: SecondChoice[]): Map<string, string> {
   return out;
 }
 
+/** Whether a word (in capitals) is one of the lexicon's labels or address words, or a town word of the page's countries. */
+export const listedWord = (upper: string, isPlace: (word: string) => boolean) => ADDRESS.has(upper) || LABELS.has(upper) || isPlace(upper);
+
 /** A word as read, repaired to the one listed or place word its second choices make it; null when none or several. */
 function repairWord(text: string, seconds: SecondChoice[], isPlace: (word: string) => boolean): string | null {
   const { before, core, after } = split(text);
   const stem = bare(core);
   if (stem.length < MIN_LETTERS || !/^\p{L}+$/u.test(stem)) return null;
-  const listed = (word: string) => ADDRESS.has(word) || LABELS.has(word) || isPlace(word);
+  const listed = (word: string) => listedWord(word, isPlace);
   if (listed(stem.toUpperCase()) || known(stem)) return null;
   const matches = [...readings(stem, seconds.slice(before.length, before.length + stem.length))].filter(([upper]) => listed(upper));
   return matches.length === 1 ? before + matches[0]![1] + core.slice(stem.length) + after : null;
