@@ -625,6 +625,16 @@ describe('receipt features', () => {
     expect(dangling.find((c) => c.value === 'CORNER PAINTS & TOOLS')!.features['party:cut']).toBe(0);
   });
 
+  test('a name before its registration number, labelled or bare, or before a bracketed one and a tax number, is a candidate without them', () => {
+    for (const line of ['ACME TRADING SDN BHD ROC NO. 123456-A', 'ACME TRADING SDN BHD CO NO: 123456-A', 'ACME TRADING SDN BHD 123456-A', 'ACME TRADING SDN BHD (123456-A) GST: 001234567890']) {
+      const cands = candidatesOf(`${line}\nNo 5, Jalan Besar`, 'company', RECEIPT_COLUMNS);
+      expect(cands.find((c) => c.value === 'ACME TRADING SDN BHD')?.features['party:without_id']).toBe(1);
+    }
+    // Without a legal form before it, a number after words is part of what the line says.
+    const plain = candidatesOf('CORNER STORE 123456\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS);
+    expect(plain.map((c) => c.value)).not.toContain('CORNER STORE');
+  });
+
   test('a line under an address is not where a name is printed', () => {
     const cands = candidatesOf('ACME TRADING\nNo 5, Jalan Besar\nSpringfield', 'company', RECEIPT_COLUMNS);
     expect(cands.find((c) => c.value === 'Springfield')!.features['party:after_address']).toBe(1);

@@ -560,6 +560,21 @@ const DANGLING = /(?:[&+\-,]|\b(?:and|und|et|of|dan))\s*$/i;
 /** A registration number in brackets after a name ("(123456-A)", "[CO. NO. 1234-X]"); a shorter code is a document type ("Rechnung (380)"). */
 const TRAILING_ID = /\s*[([](?=[^()[\]]*\d{4})[^()[\]]*[)\]]?\s*$/;
 
+/**
+ * The name of a line that prints a company's name and then its registration number, labelled or
+ * bare ("ACME SDN BHD ROC NO. 123456-A", "ACME SDN BHD 123456-A"): the words up to the first legal
+ * form after which the rest is a registration number alone. Null when the line is no such.
+ */
+function registeredName(text: string): string | null {
+  const words = text.trim().split(/\s+/);
+  for (let k = 1; k < words.length; k++) {
+    const head = words.slice(0, k).join(' ');
+    const tail = words.slice(k).join(' ');
+    if (hasLegalForm(head) && /\d{4}/.test(tail) && REGISTRATION_LINE.test(tail)) return head;
+  }
+  return null;
+}
+
 /** Pieces of one name are set at most this many type heights apart (characters in plain text); columns side by side, further. */
 const PIECE_GAP = 2;
 const PLAIN_PIECE_GAP = 6;
@@ -689,12 +704,21 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
       add(bare, i, row[0], [text, ...row.map((s) => s.text)]);
       if (out.length > before) out.at(-1)!.features['party:without_id'] = 1;
     }
+    // A company's name with its registration number after it, labelled or bare but not bracketed
+    // ("ACME SDN BHD CO NO: 123456-A"): the name, up to its legal form, alone.
+    const registered = registeredName(text);
+    if (registered && nameLike(registered)) {
+      const before = out.length;
+      add(registered, i, row[0], [text]);
+      if (out.length > before) out.at(-1)!.features['party:without_id'] = 1;
+    }
     // A company's name after a label of its own ("Operated by: ACME SDN BHD"): the name alone.
     const labelled = LABELLED_NAME.exec(text)?.[1]?.trim();
     if (labelled && hasLegalForm(labelled) && nameLike(labelled)) add(labelled, i, row[0], [text]);
-    // A company's name with its telephone or tax number after it on its line ("ACME SDN BHD  Tel: 03-1234567"): the name alone.
+    // A company's name with its telephone or tax number after it on its line ("ACME SDN BHD  Tel: 03-1234567",
+    // "ACME SDN BHD (123456-A) GST: 001234567890"): the name alone.
     const detail = CONTACT.exec(text);
-    const head = detail ? text.slice(0, detail.index).replace(/\s*[([][^)\]]*$/, '').replace(/[\s,;:|/-]+$/, '') : '';
+    const head = detail ? text.slice(0, detail.index).replace(/\s*[([][^)\]]*$/, '').replace(/[\s,;:|/-]+$/, '').replace(TRAILING_ID, '').trim() : '';
     if (head && hasLegalForm(head) && nameLike(head)) {
       const before = out.length;
       add(head, i, row[0], [text]);
