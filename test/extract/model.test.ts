@@ -251,14 +251,17 @@ describe('candidate features', () => {
     expect(endsAddress('016-5498845,')).toBe(true);
     expect(endsAddress('+44 (0)20 7946 0958')).toBe(true);
     expect(endsAddress('40150 TOWN')).toBe(false);
-    expect(endsAddress('1237-TMN INDAH PERDANA')).toBe(false);
+    expect(endsAddress('1402-TMN SERI MAJU')).toBe(false);
   });
 
   test('a telephone number after a label of any word ends an address; a labelled house or postal number does not', () => {
     expect(endsAddress('Outlet:03-8062 6265 Careline:03-5638 1988')).toBe(true);
     expect(endsAddress('Hotline : (03) 1234 5678')).toBe(true);
     expect(endsAddress('Selangor Branch:1-300-88-1234')).toBe(true);
-    expect(endsAddress('NO: G3, BLK G, JLN 1A/3,')).toBe(false);
+    expect(endsAddress('NO: B7, BLK C, JLN 4/2,')).toBe(false);
+    // A house number after "No:" opens an address; after another word it is a document's number.
+    expect(endsAddress('No:5, Jalan Besar,')).toBe(false);
+    expect(endsAddress('Bill No:123')).toBe(true);
     expect(endsAddress('Lot: 12-3, Market Road 40150')).toBe(false);
   });
 
