@@ -240,6 +240,21 @@ describe('candidate features', () => {
     expect(cands[2]!.features['addr:more_prev']).toBe(1);
   });
 
+  test("an address runs to a line's telephone number, opens with a unit's label, and holds a lot's number with decimals", () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
+    const valuesOf = (text: string) => candidatesOf(text, 'address', columns).map((c) => c.value);
+    const joined = candidatesOf('CORNER STORE\n27, MARKET ROAD,\n54321 SPRINGFIELD TEL: 03-555 1234\nTotal 5.00', 'address', columns);
+    const full = joined.find((c) => c.value === '27, MARKET ROAD, 54321 SPRINGFIELD')!;
+    expect(full.features['addr:contact_next']).toBe(1);
+    expect(full.features['addr:more_next']).toBe(0);
+    expect(valuesOf('CORNER STORE\nUnit: G-5, Ground Floor,\n54321 SPRINGFIELD\nTel: 03-555 1234')).toContain('Unit: G-5, Ground Floor, 54321 SPRINGFIELD');
+    expect(valuesOf('CORNER STORE\nLOT 1.23, LEVEL 1,\n54321 SPRINGFIELD\nTel: 03-555 1234')).toContain('LOT 1.23, LEVEL 1, 54321 SPRINGFIELD');
+    // A line that is all contact details adds nothing.
+    expect(valuesOf('CORNER STORE\n27, MARKET ROAD,\nTel: 03-555 1234').some((v) => /Tel/.test(v))).toBe(false);
+    expect(endsAddress('Unit: G-5, Ground Floor,')).toBe(false);
+    expect(endsAddress('Unit price 12.50')).toBe(true);
+  });
+
   test('a postal code before a town is no amount: the line stays in the address', () => {
     expect(endsAddress('54321 CHE TOWN.')).toBe(false);
     expect(endsAddress('Subtotal 12.50')).toBe(true);

@@ -9,7 +9,7 @@
 import { currencyIn } from '../coerce';
 import { findDates, type DayOrder, type FoundDate } from '../dates';
 import { conceptsOf, normalizeLabel } from '../lexicon';
-import { CHANGE_GIVEN, COURTESY_PHRASES } from '../lexicon.data';
+import { ADDRESS_WORDS, CHANGE_GIVEN, COURTESY_PHRASES } from '../lexicon.data';
 import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
 import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
 import { hasLegalForm, issuerDetail, nameLike, partyCandidates, titleOnly } from '../fields/parties';
@@ -767,8 +767,15 @@ const CONTACT = /\b(?:tel|phone|fax|hp|mobile|gst|vat|reg|tin|ust|email|e-mail|w
 /** "Invoice No # : 123": a field's label before a colon, not a part of an address. */
 function labelledDetail(text: string): boolean {
   const label = LABEL_COLON.exec(text)?.[1];
-  return !!label && /\p{L}{3}/u.test(label) && (conceptsOf(label)[0]?.score ?? 0) >= LABELLED;
+  return !!label && /\p{L}{3}/u.test(label) && !addressWords(label) && (conceptsOf(label)[0]?.score ?? 0) >= LABELLED;
 }
+
+/** Words of addresses (kinds of street, building and floor, and a house number's "No"), lower case. */
+const ADDRESS_PARTS = new Set([...ADDRESS_WORDS.map((w) => w.toLowerCase()), 'no', 'blk', 'kiosk']);
+/** A label made of address words only ("Unit:", "Lot No.:"): the start of an address, no field's label. */
+const addressWords = (label: string) => label.toLowerCase().split(/[^\p{L}]+/u).filter(Boolean).every((w) => ADDRESS_PARTS.has(w));
+/** A number right after an address word ("LOT 1.23", "Unit 12.05"): a lot's or a unit's, no money. */
+const ADDRESS_NUMBER = new RegExp(`(?:^|[\\s,(])(?:${[...ADDRESS_PARTS].map(escapeRe).join('|')})\\.?\\s*:?\\s*$`, 'iu');
 /** How surely a label must name a field for its line to end an address. */
 const LABELLED = 0.8;
 
@@ -800,7 +807,7 @@ export function endsAddress(text: string): boolean {
     findDates(t, null).length > 0 ||
     TITLES.has(normalizeLabel(t)) ||
     // Money written with decimals: a postal code before a town ("54321 CHE...", a currency code) is no amount.
-    findAmounts(t).some((a) => /\d[.,]\d{2}$/.test(a.raw.replace(/\D+$/, '')))
+    findAmounts(t).some((a) => /\d[.,]\d{2}$/.test(a.raw.replace(/\D+$/, '')) && !ADDRESS_NUMBER.test(t.slice(0, a.start)))
   );
 }
 
@@ -829,6 +836,14 @@ const CODE = String.raw`[\p{L}\d/-]*\d[\p{L}\d/-]*`;
 const STOP_AFTER_WORD = new RegExp(String.raw`(?<=(?:^|[\s,])(?:\p{L}{4,}|${CODE}))\.(?=\s+[\p{L}\d])|(?<=(?:^|[\s,])${CODE})\.(?=\p{L})`, 'gu');
 export const recognisedAddress = (text: string) => text.replace(STOP_AFTER_WORD, ',');
 
+/** The text of a line before its contact details, when that much reads as a part of an address and the rest ends it. */
+function addressHead(text: string): string | null {
+  const detail = CONTACT.exec(text);
+  if (!detail || detail.index === 0) return null;
+  const head = text.slice(0, detail.index).replace(/[\s,;:|/-]+$/, '').trim();
+  return head && addressSign(head) && !endsAddress(head) ? head : null;
+}
+
 /**
  * The issuer's address: runs of up to six consecutive lines near the top of the first page, joined
  * with spaces, that hold an address sign and none of the lines an address stops before (contacts,
@@ -853,11 +868,14 @@ function addressCandidates(ctx: Context): ModelCandidate[] {
     if (layout.plain || !segs.length || !mid) return false;
     return Math.abs((segs[0]!.x0 + segs.at(-1)!.x1) / 2 - mid) <= CENTRED * 2 * mid;
   };
+  // A line whose address runs into its telephone number ("12 MAIN ROAD 40150 TOWN TEL: 03-1234"):
+  // the address's part of it, which ends a run.
+  const heads = layout.lines.map((l, i) => (i < n && l.page === firstPage && stop[i] && !hasLegalForm(l.text) ? addressHead(l.text) : null));
   for (let s = 0; s < n; s++) {
-    if (!usable(s)) continue;
-    for (let k = 1; k <= MAX_ADDRESS_LINES && s + k <= n && usable(s + k - 1); k++) {
+    if (!usable(s) && !heads[s]) continue;
+    for (let k = 1; k <= MAX_ADDRESS_LINES && s + k <= n && (usable(s + k - 1) || heads[s + k - 1]) && (k === 1 || usable(s + k - 2)); k++) {
       const lines = layout.lines.slice(s, s + k);
-      const texts = lines.map((l) => l.text.trim());
+      const texts = lines.map((l, j) => (usable(s + j) ? l.text.trim() : heads[s + j]!));
       if (!texts.some(addressSign)) continue;
       const joined = texts.join(' ').replace(/\s+/g, ' ');
       const value = lines.some((l) => l.confidence !== undefined) ? recognisedAddress(joined) : joined;
@@ -878,10 +896,12 @@ function addressCandidates(ctx: Context): ModelCandidate[] {
       // Where the run sits: right under the issuer's name (or its registration line), and up to a line an address stops before.
       const head = s === nameLine + 1 || (s === nameLine + 2 && REGISTRATION_LINE.test(prev));
       f['addr:under_name'] = head ? 1 : 0;
-      f['addr:contact_next'] = s + k >= layout.lines.length || stop[s + k] ? 1 : 0;
+      // A run ending in a line's address part ends where that line's contact details start.
+      const cutOff = !usable(s + k - 1);
+      f['addr:contact_next'] = cutOff || s + k >= layout.lines.length || stop[s + k] ? 1 : 0;
       f['addr:stop_prev'] = s === 0 || stop[s - 1] || hasLegalForm(prev) || s - 1 === nameLine ? 1 : 0;
       // A run cut short: the line after it (or before it) reads as more of the address.
-      f['addr:more_next'] = s + k < n && usable(s + k) && addressSign(next) ? 1 : 0;
+      f['addr:more_next'] = !cutOff && s + k < n && usable(s + k) && addressSign(next) ? 1 : 0;
       f['addr:more_prev'] = s > 0 && usable(s - 1) && (addressSign(prev) || /,\s*$/.test(prev)) ? 1 : 0;
       f['addr:name_before'] = prev && (hasLegalForm(prev) || s === 1) ? 1 : 0;
       f['addr:legal_prev'] = hasLegalForm(prev) ? 1 : 0;
