@@ -648,9 +648,13 @@ describe('receipt features', () => {
       const cands = candidatesOf(`${line}\nNo 5, Jalan Besar`, 'company', RECEIPT_COLUMNS);
       expect(cands.find((c) => c.value === 'ACME TRADING SDN BHD')?.features['party:without_id']).toBe(1);
     }
-    // Without a legal form before it, a number after words is part of what the line says.
+    // Without a legal form, a number of a register's shape (figures, a hyphen, a check letter) still follows a name.
+    const registered = candidatesOf('CORNER HARDWARE 001234567-K\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS);
+    expect(registered.find((c) => c.value === 'CORNER HARDWARE')?.features['party:without_id']).toBe(1);
+    // Any other number after words is part of what the line says; a label before the number is no name.
     const plain = candidatesOf('CORNER STORE 123456\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS);
     expect(plain.map((c) => c.value)).not.toContain('CORNER STORE');
+    expect(candidatesOf('CORNER STORE\nCO.NO. (123456-A)\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS).map((c) => c.value)).not.toContain('CO.NO.');
   });
 
   test('a line under an address is not where a name is printed', () => {

@@ -560,17 +560,22 @@ const DANGLING = /(?:[&+\-,]|\b(?:and|und|et|of|dan))\s*$/i;
 /** A registration number in brackets after a name ("(123456-A)", "[CO. NO. 1234-X]"); a shorter code is a document type ("Rechnung (380)"). */
 const TRAILING_ID = /\s*[([](?=[^()[\]]*\d{4})[^()[\]]*[)\]]?\s*$/;
 
+/** A business's registration number as registers write it: figures, then a check letter after a hyphen ("123456-A", "AB0123456-X"). */
+const BUSINESS_NUMBER = /(?:^|[\s:(])[A-Z]{0,3}\d{5,}-[A-Z]\)?$/;
+
 /**
  * The name of a line that prints a company's name and then its registration number, labelled or
- * bare ("ACME SDN BHD ROC NO. 123456-A", "ACME SDN BHD 123456-A"): the words up to the first legal
- * form after which the rest is a registration number alone. Null when the line is no such.
+ * bare ("ACME SDN BHD ROC NO. 123456-A", "ACME TRADING 001234567-K"): the words up to the first
+ * legal form after which the rest is a registration number alone, or, without a legal form, before
+ * a number of a register's shape. Null when the line is no such.
  */
 function registeredName(text: string): string | null {
   const words = text.trim().split(/\s+/);
   for (let k = 1; k < words.length; k++) {
     const head = words.slice(0, k).join(' ');
     const tail = words.slice(k).join(' ');
-    if (hasLegalForm(head) && /\d{4}/.test(tail) && REGISTRATION_LINE.test(tail)) return head;
+    // A name holds a word: "CO. NO. 123456-A" is the number's label.
+    if ((hasLegalForm(head) || BUSINESS_NUMBER.test(tail)) && /\p{L}{3}/u.test(head) && /\d{4}/.test(tail) && REGISTRATION_LINE.test(tail)) return head;
   }
   return null;
 }
