@@ -575,7 +575,7 @@ function registeredName(text: string): string | null {
     const head = words.slice(0, k).join(' ');
     const tail = words.slice(k).join(' ');
     // A name holds a word: "CO. NO. 123456-A" is the number's label.
-    if ((hasLegalForm(head) || BUSINESS_NUMBER.test(tail)) && /\p{L}{3}/u.test(head) && /\d{4}/.test(tail) && REGISTRATION_LINE.test(tail)) return head;
+    if ((hasLegalForm(head) || BUSINESS_NUMBER.test(tail)) && !hasLegalForm(tail) && /\p{L}{3}/u.test(head) && /\d{4}/.test(tail) && REGISTRATION_LINE.test(tail)) return head.replace(TRAILING_ID, '').trim();
   }
   return null;
 }
@@ -724,7 +724,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // "ACME SDN BHD (123456-A) GST: 001234567890"): the name alone.
     const detail = CONTACT.exec(text);
     const head = detail ? text.slice(0, detail.index).replace(/\s*[([][^)\]]*$/, '').replace(/[\s,;:|/-]+$/, '').replace(TRAILING_ID, '').trim() : '';
-    if (head && hasLegalForm(head) && nameLike(head)) {
+    if (head && !registered && hasLegalForm(head) && nameLike(head)) {
       const before = out.length;
       add(head, i, row[0], [text]);
       if (out.length > before) out.at(-1)!.features['party:without_id'] = 1;
