@@ -272,6 +272,7 @@ describe('candidate features', () => {
   test('a telephone number after a label of any word ends an address; a labelled house or postal number does not', () => {
     expect(endsAddress('Outlet:03-8062 6265 Careline:03-5638 1988')).toBe(true);
     expect(endsAddress('Hotline : (03) 1234 5678')).toBe(true);
+    expect(endsAddress('H/P: 012-345 6789')).toBe(true);
     expect(endsAddress('Selangor Branch:1-300-88-1234')).toBe(true);
     expect(endsAddress('NO: B7, BLK C, JLN 4/2,')).toBe(false);
     // A house number after "No:" opens an address; after another word it is a document's number.

@@ -767,7 +767,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
 }
 
 /** A contact or document detail on a line; "No:" only after another word ("Bill No:"): opening a line it is a house number ("No:5, Main Road"). */
-const CONTACT = /\b(?:tel|phone|fax|hp|mobile|gst|vat|reg|tin|ust|email|e-mail|www|invoice|receipt|date|cashier)\b|(?<=\p{L}\.?\s*)\bno\.?:/iu;
+const CONTACT = /\b(?:tel|phone|fax|hp|h\/p|mobile|gst|vat|reg|tin|ust|email|e-mail|www|invoice|receipt|date|cashier)\b|(?<=\p{L}\.?\s*)\bno\.?:/iu;
 
 /** "Invoice No # : 123": a field's label before a colon, not a part of an address. */
 function labelledDetail(text: string): boolean {
