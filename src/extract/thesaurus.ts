@@ -49,6 +49,8 @@ function forms(word: string): string[] {
   const out = [word];
   const add = (w: string) => w.length >= 2 && !out.includes(w) && out.push(w);
   if (word.endsWith('ies')) add(`${word.slice(0, -3)}y`);
+  // "simplified", "certified": a verb in -y.
+  if (word.endsWith('ied')) add(`${word.slice(0, -3)}y`);
   if (word.endsWith('es')) add(word.slice(0, -2));
   if (word.endsWith('s') && !word.endsWith('ss')) add(word.slice(0, -1));
   for (const ending of ['ing', 'ed']) {

@@ -549,9 +549,16 @@ describe('parties in sections and receipts', () => {
   });
 
   test('a title after words of the dictionary that qualify it is a title; after a name it is not', () => {
-    for (const title of ['OFFICIAL RECEIPT', 'Payment Receipt', 'SALES TAX INVOICE']) expect(titleOnly(title)).toBe(true);
+    // A qualifier in a verb's past form ("SIMPLIFIED", of "simplify") is a word of the dictionary too.
+    for (const title of ['OFFICIAL RECEIPT', 'Payment Receipt', 'SALES TAX INVOICE', 'SIMPLIFIED TAX INVOICE']) expect(titleOnly(title)).toBe(true);
     for (const name of ['Northwind Invoice', 'Corner Receipt Ltd', 'OFFICIAL']) expect(titleOnly(name)).toBe(false);
     expect(nameLike('OFFICIAL RECEIPT')).toBe(false);
+  });
+
+  test("a company's registered name runs to twelve words before its legal form; a sender's line with figures stays no name", () => {
+    expect(nameLike('SYARIKAT PERNIAGAAN DAN PENGANGKUTAN CORNER MAJU JAYA SDN BHD')).toBe(true);
+    expect(nameLike('CORNER BAKERY AND CAKE HOUSE OF THE OLD MARKET SQUARE')).toBe(false);
+    expect(nameLike('Nordlicht Handel GmbH · Seestraße 5 · 20095 Hamburg · Germany')).toBe(false);
   });
 
   test("an addressee's title alone on its line is no party; the name under it is", () => {

@@ -44,6 +44,10 @@ const PROSE = new Set(PROSE_WORDS);
 /** Two words of sentences ("are", "not", "please", "your"): a notice, not a name. */
 const prose = (text: string) => new Set(text.toLowerCase().split(/[^\p{L}]+/u).filter((w) => PROSE.has(w))).size >= 2;
 
+/** Words a name runs to at most: without a legal form, and with one. */
+const MAX_NAME_WORDS = 8;
+const MAX_NAME_WORDS_REGISTERED = 12;
+
 /** Text that could be a party's name: words, not a label, title, address, date, amount or contact. */
 export function nameLike(text: string): boolean {
   const t = text.trim();
@@ -52,7 +56,9 @@ export function nameLike(text: string): boolean {
   // a file name or a handwritten note.
   if (!/\p{Lu}/u.test(t)) return false;
   // Names do not end in a comma or colon, nor run to a sentence ("Dear Sir or Madam,").
-  if (/[,;:]$/.test(t) || t.split(/\s+/).length > 8) return false;
+  // A company's registered name may run longer before its legal form; a sender's line (name, street
+  // and town in one) holds figures.
+  if (/[,;:]$/.test(t) || t.split(/\s+/).length > (hasLegalForm(t) && !/\d/.test(t) ? MAX_NAME_WORDS_REGISTERED : MAX_NAME_WORDS)) return false;
   // An exclamation ("Redeem your points before they expire!") or a sentence of a notice is no name.
   if (/\p{L}{2}\W*!\W*$/u.test(t) || prose(t)) return false;
   // A sentence: ends in a full stop after a lowercase word, and most of its words are lowercase.
