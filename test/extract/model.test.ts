@@ -255,6 +255,17 @@ describe('candidate features', () => {
     expect(endsAddress('Unit price 12.50')).toBe(true);
   });
 
+  test("a street's line above a town's labels nothing, though its words name an address", () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
+    for (const [street, town] of [['12 Main Street', 'Springfield, IL 62701'], ['Hauptstraße 12', '10115 Berlin'], ['12 High Street', 'London SW1A 1AA']]) {
+      const cands = candidatesOf(`Corner Cafe\n${street}\n${town}\nTel: 555-1234`, 'address', columns);
+      expect(cands.find((c) => c.value === town)!.features['label:own'] ?? 0).toBe(0);
+    }
+    // A label above still labels: "Address" over the street.
+    const labelled = candidatesOf('Corner Cafe\nAddress\n12 Main Street\nSpringfield, IL 62701\nTel: 555-1234', 'address', columns);
+    expect(labelled.find((c) => c.value === '12 Main Street Springfield, IL 62701')!.features['label:own']).toBeGreaterThan(0);
+  });
+
   test('a postal code before a town is no amount: the line stays in the address', () => {
     expect(endsAddress('54321 CHE TOWN.')).toBe(false);
     expect(endsAddress('Subtotal 12.50')).toBe(true);

@@ -154,7 +154,7 @@ function labelsAt(layout: Layout, line: number, seg: Seg | undefined, before: st
  */
 function labelFeatures(ctx: Context, f: Record<string, number>, left: string, above: string): void {
   const l = left.slice(-60);
-  const a = /\d{3}/.test(above) ? '' : above.slice(0, 60);
+  const a = /\d{3}/.test(above) || addressLine(above) ? '' : above.slice(0, 60);
   const own = ctx.want.concept;
   const family = Object.values(FAMILIES).find((members) => own !== null && members.includes(own)) ?? [];
   const related = new Set([own, ...(STAND_INS[own ?? ''] ?? []).map(([c]) => c)]);
@@ -175,6 +175,14 @@ function labelFeatures(ctx: Context, f: Record<string, number>, left: string, ab
   f['label:colon'] = /[:：]\s*$/.test(l) ? 1 : 0;
   if (hitsTaxRate(l)) f['label:percent'] = 1;
 }
+
+/**
+ * A line of an address (a postal code and town, or a street's word with a number: "12 Main
+ * Street"), which labels nothing under it, though its words name an address.
+ */
+const addressLine = (text: string) => POSTAL_LINE.test(text) || COMPOUND_STREET.test(text) || (/\d/.test(text) && STREET_LINE.test(text.replace(/\d+/g, ' ')));
+/** A street whose kind ends its name's word, then the house number ("Hauptstraße 12", "Kerkstraat 5"). */
+const COMPOUND_STREET = /\p{L}(?:straße|strasse|str\.|weg|gasse|allee|platz|straat|laan|gracht)\s*\d/iu;
 
 const hitsTaxRate = (text: string) => /%/.test(text) || conceptsOf(text).some((h) => h.concept === 'tax_rate' && h.score >= 0.6);
 
