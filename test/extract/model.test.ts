@@ -284,6 +284,8 @@ describe('candidate features', () => {
     expect(endsAddress('Outlet:03-8062 6265 Careline:03-5638 1988')).toBe(true);
     expect(endsAddress('Hotline : (03) 1234 5678')).toBe(true);
     expect(endsAddress('H/P: 012-345 6789')).toBe(true);
+    // A tax or registration number after its label without a colon, in the lexicon's languages.
+    for (const line of ['P.IVA 01234567890', 'SIRET 123 456 789 00012', 'St.-Nr. 123/456/78901', 'NIF B12345678']) expect(endsAddress(line)).toBe(true);
     expect(endsAddress('Selangor Branch:1-300-88-1234')).toBe(true);
     expect(endsAddress('NO: B7, BLK C, JLN 4/2,')).toBe(false);
     // A house number after "No:" opens an address; after another word it is a document's number.

@@ -119,7 +119,8 @@ export function blocksOf(layout: Layout, skipLines: Set<number>): Block[] {
 export function issuerDetail(text: string): boolean {
   if (EMAIL_RE.test(text) || URL_RE.test(text) || IBAN_RE.test(text.toUpperCase())) return true;
   if (/^(?:tel|phone|fax|fon|mobil|t|f)\b\.?:?\s*[+(\d]/i.test(text)) return true;
-  return conceptsOf(text.split(/[:：]|\s(?=[A-Z]{2}\d)/)[0]!).some((h) => (h.concept === 'tax_id' || h.concept === 'phone') && h.score >= 0.9);
+  // The label: up to a colon, or to the number ("P.IVA 01234567890", "VAT GB123456789").
+  return conceptsOf(text.split(/[:：]|\s(?=[A-Z]{0,2}\d)/)[0]!).some((h) => (h.concept === 'tax_id' || h.concept === 'phone') && h.score >= 0.9);
 }
 
 /** Lines a block's name may follow: a salutation or label, and labelled details (a customer and a global number). */
