@@ -671,6 +671,11 @@ describe('receipt features', () => {
     expect(candidatesOf('CORNER STORE\nCO.NO. (123456-A)\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS).map((c) => c.value)).not.toContain('CO.NO.');
   });
 
+  test("a labelled party's line with its address after the name gives the name alone", () => {
+    const cands = candidatesOf('Invoice\nFrom: Greenleaf Consulting Ltd, 8 Mill Lane, Leeds LS1 4AB\nTo: Northern Widgets plc', 'seller');
+    expect(cands.map((c) => c.value)).toContain('Greenleaf Consulting Ltd');
+  });
+
   test('a line under an address is not where a name is printed', () => {
     const cands = candidatesOf('ACME TRADING\nNo 5, Jalan Besar\nSpringfield', 'company', RECEIPT_COLUMNS);
     expect(cands.find((c) => c.value === 'Springfield')!.features['party:after_address']).toBe(1);

@@ -728,6 +728,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // A company's name after a label of its own ("Operated by: ACME SDN BHD"): the name alone.
     const labelled = LABELLED_NAME.exec(text)?.[1]?.trim();
     if (labelled && hasLegalForm(labelled) && nameLike(labelled)) add(labelled, i, row[0], [text]);
+    // Its address after it on the line ("From: ACME Ltd, 8 Mill Lane, Leeds"): the name before the first comma.
+    const [named, ...place] = labelled?.split(/,\s*/) ?? [];
+    if (named && place.length && hasLegalForm(named) && nameLike(named) && addressSign(place.join(', '))) add(named, i, row[0], [text]);
     // A company's name with its telephone or tax number after it on its line ("ACME SDN BHD  Tel: 03-1234567",
     // "ACME SDN BHD (123456-A) GST: 001234567890"): the name alone.
     const detail = CONTACT.exec(text);
