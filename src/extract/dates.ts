@@ -161,7 +161,8 @@ export function parseHumanDate(input: string, guess: boolean, hints: DateHints =
 // ---------------------------------------------------------------- dates inside text
 
 const DATE_PATTERNS: Array<{ re: RegExp; kind: 'iso' | 'numeric' | 'dmy' | 'mdy' }> = [
-  { re: /(?<![\d.])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d])/g, kind: 'iso' },
+  // Year first, as ISO writes it and East Asian and Hungarian tills print it ("2019/03/14", "2019.03.14.").
+  { re: /(?<![\d.\/-])(\d{4})(?:-(\d{1,2})-|\/(\d{1,2})\/|\.(\d{1,2})\.)(\d{1,2})(?![\d]|[.\/-]\d)/g, kind: 'iso' },
   { re: /(?<![\d.\/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[./-]\d)/g, kind: 'numeric' },
   // "12. März 2024", "15 de marzo de 2024", and as tills and logs print them: "24-Mar-2018",
   // "24 Mar-18", "15/Apr/2017", "14May/2017" (a separator lost), "05- Jan-2017" (a space read
@@ -208,7 +209,7 @@ function computeDates(text: string, order: DayOrder): FoundDate[] {
       if (found.some((f) => start < f.end && end > f.start)) continue;
       let iso: string | null = null;
       let parts: [number, number] | undefined;
-      if (kind === 'iso') iso = isoOf(+m[1]!, +m[2]!, +m[3]!);
+      if (kind === 'iso') iso = isoOf(+m[1]!, +(m[2] ?? m[3] ?? m[4])!, +m[5]!);
       else if (kind === 'dmy') iso = isoOf(expandYear(+m[3]!), MONTH_BY_NAME.get(m[2]!)!, +m[1]!);
       else if (kind === 'mdy') iso = isoOf(+m[3]!, MONTH_BY_NAME.get(m[1]!)!, +m[2]!);
       else {

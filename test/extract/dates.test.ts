@@ -42,6 +42,16 @@ describe('findDates', () => {
     expect(findDates('CLOSED 15 Jun 18 09:08:37 PM', null).map((d) => d.iso)).toEqual(['2018-06-15']);
   });
 
+  test('a date year first with slashes or dots, as East Asian and Hungarian tills print it; a longer number is none', () => {
+    const isos = (text: string) => findDates(text, null).map((d) => d.iso);
+    expect(isos('2019/03/14 17:42')).toEqual(['2019-03-14']);
+    expect(isos('Dátum: 2019.03.14.')).toEqual(['2019-03-14']);
+    expect(isos('2019-03-14')).toEqual(['2019-03-14']);
+    expect(isos('PO 2019-03-14-2')).toEqual([]);
+    expect(isos('v2019.03.14.1')).toEqual([]);
+    expect(isos('2019/13/40')).toEqual([]);
+  });
+
   test('a space read beside the dash of a month-name date', () => {
     expect(findDates('05- Jan-2017 03:17:50 PM', null).map((d) => d.iso)).toEqual(['2017-01-05']);
     expect(findDates('05 -Jan- 2017', null).map((d) => d.iso)).toEqual(['2017-01-05']);
