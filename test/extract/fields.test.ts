@@ -140,6 +140,16 @@ describe('dates told apart', () => {
 describe('amounts', () => {
   const columns = [col('net', 'Net amount', 'currency'), col('tax', 'Tax amount', 'currency'), col('total', 'Total', 'currency')];
 
+  test('an amount after dot leaders is read; the decimals after a lone full stop are no amount of their own', () => {
+    const raws = (text: string) => findAmounts(text).map((a) => a.raw);
+    expect(raws('TOTAL.......6.48')).toEqual(['6.48']);
+    expect(raws('Subtotal........$12.00')).toEqual(['$12.00']);
+    expect(raws('1.50')).toEqual(['1.50']);
+    expect(raws('No.12')).toEqual([]);
+    const { values } = documentFields(linesFromText('MILK 3.49\nBREAD 2.99\nTOTAL.......6.48\nCASH 10.00'), [col('total', 'Total', 'number')]);
+    expect(values.total).toBe('6.48');
+  });
+
   test('a currency code or a sign of letters glued to the figure is part of the amount', () => {
     const read = (text: string) => findAmounts(text).map((a) => [a.raw, a.value, a.currency]);
     expect(read('SUBTOTAL RM96.20')).toEqual([['RM96.20', 96.2, 'MYR']]);

@@ -63,7 +63,8 @@ export function colonPairs(label: string, rest: string): Array<{ label: string; 
 
 /** Where a label ends inside one segment: the longest leading words that name a field. */
 export function splitLabel(text: string): { label: string; value: string } | null {
-  const words = text.split(/\s+/);
+  // Dot leaders between a label and its value ("Total ....... 6.48") set them apart as a space would.
+  const words = text.replace(/\.{2,}|…+/g, ' ').trim().split(/\s+/);
   if (words.length < 2 || !inVocabulary(words[0]!)) return null;
   for (let k = Math.min(words.length - 1, 6); k >= 1; k--) {
     const label = words.slice(0, k).join(' ');

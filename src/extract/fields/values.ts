@@ -15,8 +15,9 @@ export interface FoundAmount {
 }
 
 export const SYMBOLS = 'US\\$|R\\$|[$€£¥₹₩₽₺₪]';
+/** An amount; after dot leaders ("Total ....... 6.48") too, but not after a lone full stop (the decimals of "1.50"). */
 export const AMOUNT_RE = new RegExp(
-  `(?<![\\p{L}\\d.,/-])((?:${SYMBOLS}|(?:${LETTER_SIGN_SOURCE})\\.?|[A-Z]{3})\\s?)?([-−]\\s?|\\()?(\\d{1,3}(?:[.,'’\\u00a0\\u202f ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)(\\))?(\\s?(?:${SYMBOLS}|[A-Z]{3}))?(-(?!\\d))?(?![\\d%]|\\s?%|[.,]\\d|[./-]\\d)`,
+  `(?<![\\p{L}\\d,/-])(?<!(?:^|[^.])\\.)((?:${SYMBOLS}|(?:${LETTER_SIGN_SOURCE})\\.?|[A-Z]{3})\\s?)?([-−]\\s?|\\()?(\\d{1,3}(?:[.,'’\\u00a0\\u202f ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)(\\))?(\\s?(?:${SYMBOLS}|[A-Z]{3}))?(-(?!\\d))?(?![\\d%]|\\s?%|[.,]\\d|[./-]\\d)`,
   'gu',
 );
 
