@@ -22,7 +22,7 @@ for (const [month, names] of Object.entries(MONTH_NAMES)) for (const name of nam
 export const MONTH_ALT = [...MONTH_BY_NAME.keys()].sort((a, b) => b.length - a.length).join('|');
 
 /** Languages whose numeric dates put the day first (English is written both ways). */
-const DAY_FIRST_LANGUAGES = new Set(['de', 'fr', 'es', 'it', 'nl', 'pl', 'pt']);
+const DAY_FIRST_LANGUAGES = new Set(['de', 'fr', 'es', 'it', 'nl', 'pl', 'pt', 'ms', 'id']);
 
 /** Whether a document in `language` writes the day first; undefined when the language does not say. */
 export function dayFirstOf(language: string | null): boolean | undefined {

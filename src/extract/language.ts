@@ -14,6 +14,8 @@ const STOPWORDS: Record<string, string[]> = {
   nl: ['de', 'het', 'een', 'en', 'van', 'voor', 'met', 'is', 'op', 'factuur', 'bedrag', 'datum', 'totaal', 'te', 'aan'],
   pl: ['i', 'w', 'z', 'na', 'do', 'się', 'jest', 'dla', 'od', 'faktura', 'kwota', 'data', 'razem', 'suma', 'netto', 'brutto'],
   pt: ['o', 'a', 'os', 'as', 'e', 'do', 'da', 'dos', 'para', 'com', 'uma', 'fatura', 'valor', 'data', 'total', 'que', 'não'],
+  ms: ['dan', 'yang', 'untuk', 'dengan', 'ini', 'itu', 'tarikh', 'jumlah', 'harga', 'terima', 'kasih', 'tunai', 'baki', 'cukai', 'invois'],
+  id: ['dan', 'yang', 'untuk', 'dengan', 'ini', 'itu', 'tanggal', 'jumlah', 'harga', 'terima', 'kasih', 'tunai', 'kembali', 'pajak', 'faktur'],
 };
 
 const INDEX = new Map<string, string[]>();

@@ -8,7 +8,7 @@
 import type { ColumnType } from '../domain/columns';
 
 export type Level = 'document' | 'item' | 'both';
-export type Language = 'en' | 'de' | 'fr' | 'es' | 'it' | 'nl' | 'pl' | 'pt';
+export type Language = 'en' | 'de' | 'fr' | 'es' | 'it' | 'nl' | 'pl' | 'pt' | 'ms' | 'id';
 
 export interface ConceptEntry {
   id: string;
@@ -27,7 +27,7 @@ const TEXT: ColumnType[] = ['string', 'text'];
 const CODE: ColumnType[] = ['string', 'number'];
 
 /** The label of the change a till gives back, per language: a word of the `tendered` concept, told apart from the money handed over. */
-export const CHANGE_GIVEN: Record<'en' | 'de' | 'fr' | 'es' | 'it' | 'nl' | 'pl' | 'pt', string[]> = {
+export const CHANGE_GIVEN: Record<Language, string[]> = {
   en: ['change', 'change due'],
   de: ['Rückgeld', 'Wechselgeld'],
   fr: ['rendu', 'monnaie rendue'],
@@ -36,6 +36,8 @@ export const CHANGE_GIVEN: Record<'en' | 'de' | 'fr' | 'es' | 'it' | 'nl' | 'pl'
   nl: ['wisselgeld'],
   pl: ['reszta'],
   pt: ['troco'],
+  ms: ['baki', 'wang baki'],
+  id: ['kembali', 'kembalian', 'uang kembali'],
 };
 
 export const CONCEPTS: ConceptEntry[] = [
@@ -52,6 +54,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['aantal', 'hoeveelheid', 'aant.'],
       pl: ['ilość', 'ilosc', 'liczba'],
       pt: ['quantidade', 'qtd', 'qtde', 'quant.'],
+      ms: ['kuantiti', 'kuan'],
+      id: ['kuantitas', 'banyaknya'],
     },
   },
   {
@@ -82,6 +86,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['prijs', 'stukprijs', 'eenheidsprijs', 'prijs per stuk', 'tarief'],
       pl: ['cena jednostkowa', 'cena', 'cena jedn.', 'cena netto'],
       pt: ['preço unitário', 'preço', 'valor unitário', 'preço unit.'],
+      ms: ['harga', 'harga seunit', 'harga unit'],
+      id: ['harga', 'harga satuan'],
     },
   },
   {
@@ -99,6 +105,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['bedrag', 'regeltotaal', 'waarde'],
       pl: ['kwota', 'wartość', 'wartosc', 'wartość netto'],
       pt: ['valor', 'montante', 'valor total', 'importância'],
+      ms: ['amaun', 'jumlah harga'],
+      id: ['jumlah harga'],
     },
   },
   {
@@ -130,6 +138,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['BTW', 'btw bedrag', 'totaal btw', 'belasting', 'btw totaal'],
       pl: ['VAT', 'podatek', 'kwota VAT', 'wartość VAT', 'podatek VAT'],
       pt: ['IVA', 'imposto', 'valor IVA', 'total IVA', 'impostos'],
+      ms: ['cukai', 'jumlah cukai', 'cukai jualan', 'cukai perkhidmatan'],
+      id: ['pajak', 'ppn', 'pajak pertambahan nilai'],
     },
   },
   {
@@ -161,6 +171,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['korting'],
       pl: ['rabat', 'upust', 'zniżka'],
       pt: ['desconto', 'abatimento'],
+      ms: ['diskaun', 'potongan', 'potongan harga'],
+      id: ['diskon', 'potongan', 'potongan harga'],
     },
   },
   {
@@ -176,6 +188,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['totaal', 'totaalbedrag', 'totaal incl. btw', 'te betalen', 'eindtotaal', 'bruto', 'factuurbedrag', 'totaal inclusief btw'],
       pl: ['razem', 'do zapłaty', 'suma', 'wartość brutto', 'razem brutto', 'kwota brutto', 'ogółem', 'brutto'],
       pt: ['total', 'valor total', 'total a pagar', 'total da fatura', 'total com IVA', 'valor bruto'],
+      ms: ['jumlah', 'jumlah besar', 'jumlah keseluruhan'],
+      id: ['total', 'jumlah', 'total belanja', 'total bayar', 'grand total'],
     },
   },
   {
@@ -192,6 +206,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['te betalen', 'openstaand bedrag', 'saldo', 'verschuldigd bedrag'],
       pl: ['do zapłaty', 'pozostało do zapłaty', 'saldo', 'kwota do zapłaty'],
       pt: ['valor a pagar', 'saldo', 'total a pagar', 'valor em dívida', 'montante a pagar'],
+      ms: ['jumlah perlu dibayar', 'amaun perlu dibayar'],
+      id: ['jumlah tagihan', 'total tagihan', 'sisa tagihan'],
     },
     weak: ['due'],
   },
@@ -223,6 +239,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['betaald', 'reeds betaald', 'aanbetaling', 'ontvangen betaling'],
       pl: ['zapłacono', 'zaliczka', 'wpłacono', 'zapłacone'],
       pt: ['pago', 'valor pago', 'adiantamento', 'sinal'],
+      ms: ['dibayar', 'jumlah dibayar'],
+      id: ['dibayar', 'jumlah dibayar', 'pembayaran'],
     },
     weak: ['payment', 'payments', 'Zahlung', 'paiement', 'pago', 'pagamento', 'betaling', 'płatność'],
   },
@@ -240,6 +258,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['contant', 'contant ontvangen', ...CHANGE_GIVEN.nl, 'afronding'],
       pl: ['gotówka', 'gotówka otrzymana', ...CHANGE_GIVEN.pl, 'zaokrąglenie'],
       pt: ['dinheiro', 'dinheiro recebido', ...CHANGE_GIVEN.pt, 'arredondamento'],
+      ms: ['tunai', 'wang tunai', 'bayaran tunai', ...CHANGE_GIVEN.ms, 'pembundaran'],
+      id: ['tunai', 'bayar', ...CHANGE_GIVEN.id, 'pembulatan'],
     },
   },
   {
@@ -256,6 +276,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['subtotaal', 'tussentotaal'],
       pl: ['suma częściowa', 'podsuma'],
       pt: ['subtotal'],
+      ms: ['jumlah kecil', 'subjumlah'],
+      id: ['subtotal', 'sub total'],
     },
   },
   {
@@ -271,6 +293,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['datum', 'dag'],
       pl: ['data', 'dzień'],
       pt: ['data', 'dia'],
+      ms: ['tarikh'],
+      id: ['tanggal', 'tgl', 'tgl.'],
     },
   },
   {
@@ -287,6 +311,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['factuurdatum', 'datum factuur', 'uitgiftedatum', 'documentdatum'],
       pl: ['data wystawienia', 'data faktury', 'data dokumentu'],
       pt: ['data da fatura', 'data de emissão', 'data fatura', 'data do documento'],
+      ms: ['tarikh invois', 'tarikh resit'],
+      id: ['tanggal faktur', 'tanggal nota', 'tgl faktur'],
     },
   },
   {
@@ -335,6 +361,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['tijd', 'tijdstip'],
       pl: ['godzina', 'czas'],
       pt: ['hora', 'horário'],
+      ms: ['masa', 'waktu'],
+      id: ['jam', 'waktu'],
     },
   },
   {
@@ -415,6 +443,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['factuurnummer', 'factuur nr.', 'factuurnr.', 'documentnummer'],
       pl: ['numer faktury', 'faktura nr', 'nr faktury', 'faktura vat nr', 'numer dokumentu'],
       pt: ['número da fatura', 'fatura n.º', 'nº fatura', 'número do documento', 'nota fiscal'],
+      ms: ['no. invois', 'no invois', 'nombor invois', 'no. resit', 'no resit', 'nombor resit'],
+      id: ['no. faktur', 'nomor faktur', 'no faktur', 'no. nota', 'no nota', 'no. struk', 'no struk'],
     },
     weak: ['invoice', 'Rechnung', 'facture', 'factura', 'fattura', 'factuur', 'fatura', 'faktura'],
   },
@@ -477,6 +507,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['omschrijving', 'beschrijving', 'artikel', 'product', 'dienst', 'artikelomschrijving'],
       pl: ['opis', 'nazwa', 'nazwa towaru', 'nazwa towaru lub usługi', 'towar', 'usługa', 'towar/usługa'],
       pt: ['descrição', 'designação', 'artigo', 'produto', 'serviço', 'item'],
+      ms: ['perkara', 'keterangan', 'butiran', 'nama barang'],
+      id: ['keterangan', 'nama barang', 'deskripsi'],
     },
   },
   {
@@ -523,6 +555,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['klant', 'afnemer', 'factuuradres', 'koper', 'ontvanger', 'opdrachtgever', 'gefactureerd aan'],
       pl: ['nabywca', 'odbiorca', 'klient', 'kupujący', 'płatnik'],
       pt: ['cliente', 'destinatário', 'adquirente', 'comprador', 'faturar a', 'faturado a'],
+      ms: ['pelanggan', 'nama pelanggan', 'dibilkan kepada'],
+      id: ['pelanggan', 'pembeli', 'nama pelanggan'],
     },
     // Where goods go is often not who pays: a delivery address names the customer only loosely.
     weak: ['ship to', 'deliver to', 'delivery address', 'shipping address', 'Lieferadresse', 'Lieferanschrift', 'livré à', 'adresse de livraison', 'enviar a', 'dirección de entrega', 'consegnare a', 'indirizzo di consegna', 'afleveradres', 'leveradres', 'adres dostawy', 'morada de entrega'],
@@ -540,6 +574,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['leverancier', 'verkoper', 'afzender', 'bedrijf', 'uitgever', 'crediteur', 'dienstverlener'],
       pl: ['sprzedawca', 'dostawca', 'wystawca', 'firma', 'usługodawca'],
       pt: ['fornecedor', 'vendedor', 'emitente', 'empresa', 'prestador', 'prestador de serviços'],
+      ms: ['penjual', 'pembekal'],
+      id: ['penjual', 'pemasok'],
     },
   },
   {
@@ -555,6 +591,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['adres', 'straat', 'postadres'],
       pl: ['adres', 'ulica', 'ul.'],
       pt: ['endereço', 'morada', 'rua'],
+      ms: ['alamat'],
+      id: ['alamat'],
     },
   },
   {
@@ -585,6 +623,8 @@ export const CONCEPTS: ConceptEntry[] = [
       nl: ['telefoon', 'tel.', 'telefoonnummer', 'mobiel'],
       pl: ['telefon', 'tel.', 'nr telefonu', 'komórka'],
       pt: ['telefone', 'tel.', 'telemóvel', 'celular'],
+      ms: ['telefon', 'no. telefon'],
+      id: ['telepon', 'telp', 'telp.', 'no. telp'],
     },
   },
   {

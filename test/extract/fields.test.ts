@@ -140,6 +140,12 @@ describe('dates told apart', () => {
 describe('amounts', () => {
   const columns = [col('net', 'Net amount', 'currency'), col('tax', 'Tax amount', 'currency'), col('total', 'Total', 'currency')];
 
+  test("a Malay or Indonesian receipt's total is read beside its labels, not the cash handed over", () => {
+    const total = (text: string) => documentFields(linesFromText(text), [col('total', 'Total', 'number')]).values.total;
+    expect(total('BERAS 15.90\nGULA 2.50\nJUMLAH 18.40\nTUNAI 20.00\nBAKI 1.60')).toBe('18.40');
+    expect(total('BERAS Rp 15.900\nGULA Rp 2.500\nTOTAL BELANJA Rp 18.400\nTUNAI Rp 20.000\nKEMBALI Rp 1.600')).toBe('Rp 18.400');
+  });
+
   test('an amount after dot leaders is read; the decimals after a lone full stop are no amount of their own', () => {
     const raws = (text: string) => findAmounts(text).map((a) => a.raw);
     expect(raws('TOTAL.......6.48')).toEqual(['6.48']);

@@ -135,11 +135,13 @@ describe('labels misread by a glyph', () => {
 });
 
 describe('levels and data', () => {
-  test('every concept has a level, types and terms in the eight languages', () => {
+  test('every concept has a level, types and terms in the eight languages; Malay and Indonesian for the fields of receipts and invoices', () => {
+    const receiptConcepts = ['total', 'subtotal', 'tendered', 'tax_amount', 'date', 'invoice_date', 'invoice_number', 'quantity', 'unit_price', 'line_amount', 'discount', 'description', 'customer', 'vendor', 'address', 'phone', 'amount_due', 'amount_paid', 'time'];
     for (const c of CONCEPTS) {
       expect(['document', 'item', 'both']).toContain(c.level);
       expect(c.types.length).toBeGreaterThan(0);
-      expect(Object.keys(c.terms).sort()).toEqual(['de', 'en', 'es', 'fr', 'it', 'nl', 'pl', 'pt']);
+      const both = receiptConcepts.includes(c.id) ? ['id', 'ms'] : [];
+      expect(Object.keys(c.terms).sort()).toEqual(['de', 'en', 'es', 'fr', ...both, 'it', 'nl', 'pl', 'pt'].sort());
     }
   });
 

@@ -954,7 +954,7 @@ function currencyCandidates(ctx: Context, language: string | null): ModelCandida
     if (code && amounts.some((a) => a.money && !a.currency)) bump(code, 'loose', i);
     if (code && conceptsOf(line.text.split(/[:：]/)[0]!).some((h) => h.concept === 'currency' && h.score >= 0.8)) bump(code, 'labelled', i);
   });
-  const usual: Record<string, string> = { de: 'EUR', fr: 'EUR', es: 'EUR', it: 'EUR', nl: 'EUR', pt: 'EUR', pl: 'PLN' };
+  const usual: Record<string, string> = { de: 'EUR', fr: 'EUR', es: 'EUR', it: 'EUR', nl: 'EUR', pt: 'EUR', pl: 'PLN', ms: 'MYR', id: 'IDR' };
   const fromLanguage = language ? usual[language] : undefined;
   if (fromLanguage && !counts.has(fromLanguage)) counts.set(fromLanguage, { attached: 0, loose: 0, labelled: 0, line: -1 });
   const most = Math.max(0, ...[...counts.values()].map((c) => c.attached + c.loose));
