@@ -255,6 +255,17 @@ describe('candidate features', () => {
     expect(endsAddress('Unit price 12.50')).toBe(true);
   });
 
+  test('an address after a label of its own is a candidate without the label, and runs on to the lines under it', () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
+    const one = candidatesOf('Corner Cafe\nAddress: 12 Main Street, Springfield\nTotal 5.00', 'address', columns);
+    expect(one.find((c) => c.value === '12 Main Street, Springfield')!.features['label:own']).toBeGreaterThan(0);
+    const two = candidatesOf('Corner Cafe\nAlamat: No 5, Jalan Besar,\n43000 Kajang, Selangor\nTel: 03-555 1234', 'address', columns);
+    expect(two.map((c) => c.value)).toContain('No 5, Jalan Besar, 43000 Kajang, Selangor');
+    // Another label under an address starts another field.
+    const next = candidatesOf('Corner Cafe\n12 Main Street\nAddress: 3 Side Road, Springfield\nTel: 555-1234', 'address', columns);
+    expect(next.map((c) => c.value)).not.toContain('12 Main Street 3 Side Road, Springfield');
+  });
+
   test("a street's line above a town's labels nothing, though its words name an address", () => {
     const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
     for (const [street, town] of [['12 Main Street', 'Springfield, IL 62701'], ['Hauptstraße 12', '10115 Berlin'], ['12 High Street', 'London SW1A 1AA']]) {

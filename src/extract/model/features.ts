@@ -852,6 +852,15 @@ const CODE = String.raw`[\p{L}\d/-]*\d[\p{L}\d/-]*`;
 const STOP_AFTER_WORD = new RegExp(String.raw`(?<=(?:^|[\s,])(?:\p{L}{4,}|${CODE}))\.(?=\s+[\p{L}\d])|(?<=(?:^|[\s,])${CODE})\.(?=\p{L})`, 'gu');
 export const recognisedAddress = (text: string) => text.replace(STOP_AFTER_WORD, ',');
 
+/** The address and its label of a line that prints an address after a label naming it ("Address: 12 Main Street", "Alamat: ..."). */
+function addressAfterLabel(text: string): { label: string; address: string } | null {
+  const colon = LABEL_COLON.exec(text);
+  const address = colon?.[2]?.trim();
+  if (!colon || !address) return null;
+  const top = conceptsOf(colon[1]!.trim())[0];
+  return top?.concept === 'address' && top.score >= LABELLED ? { label: colon[1]!.trim(), address } : null;
+}
+
 /** The text of a line before its contact details, when that much reads as a part of an address and the rest ends it. */
 function addressHead(text: string): string | null {
   const detail = CONTACT.exec(text);
@@ -871,8 +880,10 @@ function addressCandidates(ctx: Context): ModelCandidate[] {
   const out: ModelCandidate[] = [];
   const firstPage = layout.lines[0]!.page;
   const n = Math.min(layout.lines.length, ADDRESS_REACH);
-  const text = (i: number) => layout.lines[i]?.text.trim() ?? '';
-  const stop = layout.lines.map((l, i) => i >= n || l.page !== firstPage || endsAddress(l.text));
+  // An address after a label of its own ("Address: 12 Main Street"): the label is none of it, and no detail it stops before.
+  const labelled = layout.lines.map((l) => addressAfterLabel(l.text));
+  const text = (i: number) => labelled[i]?.address ?? layout.lines[i]?.text.trim() ?? '';
+  const stop = layout.lines.map((l, i) => i >= n || l.page !== firstPage || (!labelled[i] && endsAddress(l.text)));
   const usable = (i: number) => !stop[i] && !hasLegalForm(text(i));
   // The issuer's name: the first line with a word, or the first with a legal form.
   const wordy = layout.lines.findIndex((l) => /\p{L}{3}/u.test(l.text));
@@ -889,15 +900,16 @@ function addressCandidates(ctx: Context): ModelCandidate[] {
   const heads = layout.lines.map((l, i) => (i < n && l.page === firstPage && stop[i] && !hasLegalForm(l.text) ? addressHead(l.text) : null));
   for (let s = 0; s < n; s++) {
     if (!usable(s) && !heads[s]) continue;
-    for (let k = 1; k <= MAX_ADDRESS_LINES && s + k <= n && (usable(s + k - 1) || heads[s + k - 1]) && (k === 1 || usable(s + k - 2)); k++) {
+    // A labelled address starts its run: the next label starts another field.
+    for (let k = 1; k <= MAX_ADDRESS_LINES && s + k <= n && (usable(s + k - 1) || heads[s + k - 1]) && (k === 1 || (usable(s + k - 2) && !labelled[s + k - 1])); k++) {
       const lines = layout.lines.slice(s, s + k);
-      const texts = lines.map((l, j) => (usable(s + j) ? l.text.trim() : heads[s + j]!));
+      const texts = lines.map((_, j) => (usable(s + j) ? text(s + j) : heads[s + j]!));
       if (!texts.some(addressSign)) continue;
       const joined = texts.join(' ').replace(/\s+/g, ' ');
       const value = lines.some((l) => l.confidence !== undefined) ? recognisedAddress(joined) : joined;
       const f: Record<string, number> = {};
       const { above } = labelsAt(layout, s, layout.segs[s]?.[0], '');
-      labelFeatures(ctx, f, '', above);
+      labelFeatures(ctx, f, labelled[s]?.label ?? '', above);
       positionFeatures(ctx, f, s, layout.segs[s]?.[0]);
       ruleFeatures(ctx, f, value);
       const prev = text(s - 1);
