@@ -566,7 +566,7 @@ export const CONCEPTS: ConceptEntry[] = [
     level: 'document',
     types: TEXT,
     terms: {
-      en: ['vendor', 'supplier', 'seller', 'merchant', 'issuer', 'from', 'company', 'payee', 'store', 'shop', 'biller', 'provider', 'service provider', 'sold by', 'remit to', 'vendor name', 'supplier name', 'issued by', 'contractor'],
+      en: ['vendor', 'supplier', 'seller', 'merchant', 'issuer', 'from', 'company', 'payee', 'store', 'shop', 'biller', 'provider', 'service provider', 'sold by', 'remit to', 'vendor name', 'supplier name', 'issued by', 'contractor', 'shop name', 'store name', 'merchant name', 'company name'],
       de: ['Lieferant', 'Verkäufer', 'Rechnungssteller', 'Absender', 'Aussteller', 'Firma', 'Leistungserbringer', 'Anbieter', 'Händler', 'Unternehmen', 'Auftragnehmer'],
       fr: ['fournisseur', 'vendeur', 'émetteur', 'société', 'prestataire', 'expéditeur', 'entreprise', 'commerçant'],
       es: ['proveedor', 'vendedor', 'emisor', 'empresa', 'comercio', 'razón social', 'expedidor'],

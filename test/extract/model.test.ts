@@ -682,6 +682,14 @@ describe('receipt features', () => {
     expect(candidatesOf('CORNER STORE\nCO.NO. (123456-A)\nNo 5, Jalan Besar', 'company', RECEIPT_COLUMNS).map((c) => c.value)).not.toContain('CO.NO.');
   });
 
+  test("a shop's name without the stars around it or the store's number after it; after a label naming a shop", () => {
+    const valuesOf = (text: string) => candidatesOf(`${text}\n12 Main Street\nSpringfield, IL 62701`, 'company', RECEIPT_COLUMNS).map((c) => c.value);
+    expect(valuesOf('*** CORNER CAFE ***')).toContain('CORNER CAFE');
+    expect(valuesOf('~ Corner Cafe ~')).toContain('Corner Cafe');
+    expect(valuesOf('CORNER CAFE #0123')).toContain('CORNER CAFE');
+    expect(valuesOf('RECEIPT\nShop Name: Corner Cafe')).toContain('Corner Cafe');
+  });
+
   test("a labelled party's line with its address after the name gives the name alone", () => {
     const cands = candidatesOf('Invoice\nFrom: Greenleaf Consulting Ltd, 8 Mill Lane, Leeds LS1 4AB\nTo: Northern Widgets plc', 'seller');
     expect(cands.map((c) => c.value)).toContain('Greenleaf Consulting Ltd');

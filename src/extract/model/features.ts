@@ -627,6 +627,11 @@ const COURTESY = new RegExp(`(?<![\\p{L}])(?:${COURTESY_PHRASES.map((p) => escap
 /** A greeting naming the shop: the name after it. */
 const GREETED = /^(?:welcome\s+to|thank\s+you\s+for\s+(?:shopping|visiting|dining)\s+(?:at|with)|willkommen\s+(?:bei|im)|bienvenue\s+(?:chez|à)|bienvenido\s+a|benvenuti\s+(?:da|a)|welkom\s+bij|witamy\s+w)\s+(.+)$/iu;
 
+/** Marks set around a name as decoration: stars, tildes, rules, hashes. */
+const DECORATION = /^[\s*~=#_+-]{2,}|[\s*~=#_+-]{2,}$|^[*~=#_+]\s*|\s*[*~=#_+]$/g;
+/** A store's number after its name ("ACME MART #0123", "ACME MART No. 12"). */
+const STORE_NUMBER = /\s+(?:#\s?|no\.?\s?)\d+$/i;
+
 /** Below this confidence a recognised line is more often misread than read (a logo, a stamp, a smudge). */
 const UNSURE_OCR = 0.4;
 
@@ -640,7 +645,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
   // The document's title above a name ("TAX INVOICE" over a shop's name) is no line before it: told once per line.
   const titled = layout.lines.map((l) => titleOnly(l.text));
   /** `sources`: the printed texts this value is made of, whose verdicts by the rules it keeps (a name printed in pieces, a name without its registration number). */
-  const add = (value: string, line: number, seg: Seg | undefined, sources: string[] = []) => {
+  const add = (printed: string, line: number, seg: Seg | undefined, sources: string[] = []) => {
+    // Stars and rules a till prints around a name ("*** ACME ***") are none of it.
+    const value = printed.replace(DECORATION, '');
     const key = `${norm(value)}|${line}`;
     // A line holding a greeting is no party's name, whatever name it also holds ("Thank you for shopping at ACME").
     if (seen.has(key) || !value.trim() || COURTESY.test(value)) return;
@@ -723,6 +730,13 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     if (registered && nameLike(registered)) {
       const before = out.length;
       add(registered, i, row[0], [text]);
+      if (out.length > before) out.at(-1)!.features['party:without_id'] = 1;
+    }
+    // A store's name with its number ("ACME MART #0123"): the name alone.
+    const unnumbered = text.replace(STORE_NUMBER, '');
+    if (unnumbered !== text && /\p{L}{3}/u.test(unnumbered) && nameLike(unnumbered)) {
+      const before = out.length;
+      add(unnumbered, i, row[0], [text]);
       if (out.length > before) out.at(-1)!.features['party:without_id'] = 1;
     }
     // A company's name after a label of its own ("Operated by: ACME SDN BHD"): the name alone.
