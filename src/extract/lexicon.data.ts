@@ -333,6 +333,22 @@ export const CONCEPTS: ConceptEntry[] = [
     weak: ['due'],
   },
   {
+    // A date a receipt or voucher prints that is not its own: until when it holds or goods may be returned.
+    id: 'expiry_date',
+    level: 'document',
+    types: ['date'],
+    terms: {
+      en: ['valid until', 'valid thru', 'valid through', 'expires', 'expires on', 'expiry', 'expiry date', 'expiration date', 'exp. date', 'return by', 'returns by', 'best before', 'use by', 'points expire'],
+      de: ['gültig bis', 'Ablaufdatum', 'läuft ab am', 'mindestens haltbar bis', 'Umtausch bis'],
+      fr: ["valable jusqu'au", "date d'expiration", 'expire le', 'à consommer avant le'],
+      es: ['válido hasta', 'fecha de caducidad', 'caduca el'],
+      it: ['valido fino al', 'valido fino a', 'da consumarsi entro'],
+      nl: ['geldig tot', 'houdbaar tot', 'te gebruiken tot'],
+      pl: ['ważne do', 'data ważności'],
+      pt: ['válido até', 'data de validade'],
+    },
+  },
+  {
     id: 'delivery_date',
     level: 'both',
     types: ['date'],

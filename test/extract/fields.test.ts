@@ -140,6 +140,12 @@ describe('dates told apart', () => {
 describe('amounts', () => {
   const columns = [col('net', 'Net amount', 'currency'), col('tax', 'Tax amount', 'currency'), col('total', 'Total', 'currency')];
 
+  test("a receipt's date is not the date its points or its returns run until", () => {
+    const date = (text: string) => documentFields(linesFromText(text), [col('date', 'Date', 'date')]).values.date;
+    expect(date('CORNER MARKET\nValid until 12/31/2019\nMILK 3.49\nTOTAL 3.49\n03/14/2019 17:42')).toBe('2019-03-14');
+    expect(date('CORNER MARKET\nMILK 3.49\nTOTAL 3.49\nPOINTS EXPIRE 12/31/2019\nTRANS 1234 03/14/2019 17:42')).toBe('2019-03-14');
+  });
+
   test("a Malay or Indonesian receipt's total is read beside its labels, not the cash handed over", () => {
     const total = (text: string) => documentFields(linesFromText(text), [col('total', 'Total', 'number')]).values.total;
     expect(total('BERAS 15.90\nGULA 2.50\nJUMLAH 18.40\nTUNAI 20.00\nBAKI 1.60')).toBe('18.40');
