@@ -140,6 +140,13 @@ describe('dates told apart', () => {
 describe('amounts', () => {
   const columns = [col('net', 'Net amount', 'currency'), col('tax', 'Tax amount', 'currency'), col('total', 'Total', 'currency')];
 
+  test("an invoice without a currency mark takes the currency of its tax id's country or of the country it names", () => {
+    const currency = (text: string) => documentFields(linesFromText(text), [col('total', 'Total', 'number'), col('currency', 'Currency', 'string')]).values.currency;
+    expect(currency('INVOICE\nAcme Tools Ltd\nVAT Reg: GB 987 6543 21\nSub Total 220.00\nVAT 44.00\nInvoice Total 264.00')).toBe('GBP');
+    expect(currency('INVOICE\nAcme Tools AG\nZurich, Switzerland\nTotal 264.00')).toBe('CHF');
+    expect(currency('INVOICE\nAcme Tools\nTotal 264.00')).toBeUndefined();
+  });
+
   test("a receipt's date is not the date its points or its returns run until", () => {
     const date = (text: string) => documentFields(linesFromText(text), [col('date', 'Date', 'date')]).values.date;
     expect(date('CORNER MARKET\nValid until 12/31/2019\nMILK 3.49\nTOTAL 3.49\n03/14/2019 17:42')).toBe('2019-03-14');

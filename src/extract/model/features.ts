@@ -981,7 +981,8 @@ function currencyCandidates(ctx: Context, language: string | null): ModelCandida
     if (code && conceptsOf(line.text.split(/[:：]/)[0]!).some((h) => h.concept === 'currency' && h.score >= 0.8)) bump(code, 'labelled', i);
   });
   const usual: Record<string, string> = { de: 'EUR', fr: 'EUR', es: 'EUR', it: 'EUR', nl: 'EUR', pt: 'EUR', pl: 'PLN', ms: 'MYR', id: 'IDR' };
-  const fromLanguage = language ? usual[language] : undefined;
+  // The language's usual currency, or else the country the document names or its tax id's prefix gives.
+  const fromLanguage = (language ? usual[language] : undefined) ?? countryCurrency(layout.lines.map((l) => l.text).join('\n'));
   if (fromLanguage && !counts.has(fromLanguage)) counts.set(fromLanguage, { attached: 0, loose: 0, labelled: 0, line: -1 });
   const most = Math.max(0, ...[...counts.values()].map((c) => c.attached + c.loose));
   return [...counts].map(([code, c]) => ({
@@ -996,6 +997,31 @@ function currencyCandidates(ctx: Context, language: string | null): ModelCandida
       ...(ctx.rule && ctx.rule.value.toUpperCase() === code ? { 'rule:pick': 1, 'rule:score': ctx.rule.score } : {}),
     },
   }));
+}
+
+/** Currencies of countries outside the euro, by ISO code; the euro countries' tax ids say EUR. */
+const COUNTRY_CURRENCY: Record<string, string> = { GB: 'GBP', CH: 'CHF', PL: 'PLN', SE: 'SEK', DK: 'DKK', NO: 'NOK', CZ: 'CZK', HU: 'HUF', RO: 'RON', BG: 'BGN' };
+const EURO = new Set(['AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'EL', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK']);
+/** A tax id after its label, its country first ("VAT Reg: GB 987 6543 21", "USt-IdNr. DE123456789"). */
+const TAX_ID_COUNTRY = /\b(?:vat|ust|tva|btw|iva|mwst|uid|nip)\b[^\n\d]{0,25}?\b([A-Z]{2})\s?\d/i;
+/** Country names an address ends with, and their currencies. */
+const COUNTRY_NAMES: Array<[RegExp, string]> = [
+  [/\b(?:united kingdom|england|scotland|wales)\b/i, 'GBP'],
+  [/\b(?:switzerland|schweiz|suisse|svizzera)\b/i, 'CHF'],
+  [/\b(?:united states|u\.s\.a\.)\b/i, 'USD'],
+  [/\bcanada\b/i, 'CAD'],
+  [/\baustralia\b/i, 'AUD'],
+  [/\bmalaysia\b/i, 'MYR'],
+  [/\bsingapore\b/i, 'SGD'],
+  [/\bindia\b/i, 'INR'],
+];
+
+/** The currency of the country a document's tax id or address names, when one does. */
+function countryCurrency(text: string): string | undefined {
+  const prefix = TAX_ID_COUNTRY.exec(text)?.[1]?.toUpperCase();
+  if (prefix && COUNTRY_CURRENCY[prefix]) return COUNTRY_CURRENCY[prefix];
+  if (prefix && EURO.has(prefix)) return 'EUR';
+  return COUNTRY_NAMES.find(([re]) => re.test(text))?.[1];
 }
 
 /** Every candidate of a role in a document, with its features. */
