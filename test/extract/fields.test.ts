@@ -145,6 +145,8 @@ describe('amounts', () => {
     expect(currency('INVOICE\nAcme Tools Ltd\nVAT Reg: GB 987 6543 21\nSub Total 220.00\nVAT 44.00\nInvoice Total 264.00')).toBe('GBP');
     expect(currency('INVOICE\nAcme Tools AG\nZurich, Switzerland\nTotal 264.00')).toBe('CHF');
     expect(currency('INVOICE\nAcme Tools\nTotal 264.00')).toBeUndefined();
+    // "No" after a tax label is no country's prefix.
+    expect(currency('INVOICE\nAcme Tools\nVAT NO 123456789\nTotal 264.00')).toBeUndefined();
   });
 
   test("a receipt's date is not the date its points or its returns run until", () => {

@@ -1000,10 +1000,13 @@ function currencyCandidates(ctx: Context, language: string | null): ModelCandida
 }
 
 /** Currencies of countries outside the euro, by ISO code; the euro countries' tax ids say EUR. */
-const COUNTRY_CURRENCY: Record<string, string> = { GB: 'GBP', CH: 'CHF', PL: 'PLN', SE: 'SEK', DK: 'DKK', NO: 'NOK', CZ: 'CZK', HU: 'HUF', RO: 'RON', BG: 'BGN' };
+const COUNTRY_CURRENCY: Record<string, string> = { GB: 'GBP', CH: 'CHF', PL: 'PLN', SE: 'SEK', DK: 'DKK', CZ: 'CZK', HU: 'HUF', RO: 'RON', BG: 'BGN' };
 const EURO = new Set(['AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'EL', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK']);
-/** A tax id after its label, its country first ("VAT Reg: GB 987 6543 21", "USt-IdNr. DE123456789"). */
-const TAX_ID_COUNTRY = /\b(?:vat|ust|tva|btw|iva|mwst|uid|nip)\b[^\n\d]{0,25}?\b([A-Z]{2})\s?\d/i;
+/**
+ * A tax id after its label, its country first in capitals ("VAT Reg: GB 987 6543 21", "USt-IdNr.
+ * DE123456789"); "VAT No 123" names no country (Norway's "NO" is left out for it).
+ */
+const TAX_ID_COUNTRY = /\b(?:[Vv][Aa][Tt]|[Uu][Ss][Tt]|[Tt][Vv][Aa]|[Bb][Tt][Ww]|[Ii][Vv][Aa]|[Mm][Ww][Ss][Tt]|[Uu][Ii][Dd]|[Nn][Ii][Pp])\b[^\n\d]{0,25}?\b([A-Z]{2})\s?\d/;
 /** Country names an address ends with, and their currencies. */
 const COUNTRY_NAMES: Array<[RegExp, string]> = [
   [/\b(?:united kingdom|england|scotland|wales)\b/i, 'GBP'],
@@ -1018,7 +1021,7 @@ const COUNTRY_NAMES: Array<[RegExp, string]> = [
 
 /** The currency of the country a document's tax id or address names, when one does. */
 function countryCurrency(text: string): string | undefined {
-  const prefix = TAX_ID_COUNTRY.exec(text)?.[1]?.toUpperCase();
+  const prefix = TAX_ID_COUNTRY.exec(text)?.[1];
   if (prefix && COUNTRY_CURRENCY[prefix]) return COUNTRY_CURRENCY[prefix];
   if (prefix && EURO.has(prefix)) return 'EUR';
   return COUNTRY_NAMES.find(([re]) => re.test(text))?.[1];
