@@ -371,7 +371,6 @@ function inNumber(current: Char[], next: Char): boolean {
   return /\d/.test(next.char) && /[.,]/.test(mark) && /\d/.test(before);
 }
 
-/** Characters to words: at the recogniser's spaces, and where a space was likely though not read. */
 /** A word of the first recogniser's reading; where the second read it otherwise, how it read it. */
 interface ReadWord {
   text: string;
@@ -383,6 +382,7 @@ interface ReadWord {
   alternative: string;
 }
 
+/** Characters to words: at the recogniser's spaces, and where a space was likely though not read. */
 export function wordsOf(chars: Char[]): ReadWord[] {
   const words: ReadWord[] = [];
   let current: Char[] = [];
