@@ -333,17 +333,18 @@ export const CONCEPTS: ConceptEntry[] = [
     weak: ['due'],
   },
   {
-    // A date a receipt or voucher prints that is not its own: until when it holds or goods may be returned.
+    // A date a receipt or voucher prints that is not its own: until when it holds or goods may be
+    // returned. Only phrases: a word of a phrase is a vocabulary word, which names made of such words are not.
     id: 'expiry_date',
     level: 'document',
     types: ['date'],
     terms: {
-      en: ['valid until', 'valid thru', 'valid through', 'expires', 'expires on', 'expiry', 'expiry date', 'expiration date', 'exp. date', 'return by', 'returns by', 'best before', 'use by', 'points expire'],
-      de: ['gültig bis', 'Ablaufdatum', 'läuft ab am', 'mindestens haltbar bis', 'Umtausch bis'],
-      fr: ["valable jusqu'au", "date d'expiration", 'expire le', 'à consommer avant le'],
+      en: ['valid until', 'valid thru', 'valid through', 'expires', 'expires on', 'expiry', 'expiry date', 'expiration date', 'exp. date', 'return by', 'returns by', 'points expire'],
+      de: ['gültig bis', 'Ablaufdatum', 'läuft ab am', 'Umtausch bis'],
+      fr: ["valable jusqu'au", "date d'expiration", 'expire le'],
       es: ['válido hasta', 'fecha de caducidad', 'caduca el'],
-      it: ['valido fino al', 'valido fino a', 'da consumarsi entro'],
-      nl: ['geldig tot', 'houdbaar tot', 'te gebruiken tot'],
+      it: ['valido fino al', 'valido fino a'],
+      nl: ['geldig tot', 'geldig t/m'],
       pl: ['ważne do', 'data ważności'],
       pt: ['válido até', 'data de validade'],
     },

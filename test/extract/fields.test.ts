@@ -590,6 +590,8 @@ describe('parties in sections and receipts', () => {
     expect(nameLike('SYARIKAT PERNIAGAAN DAN PENGANGKUTAN CORNER MAJU JAYA SDN BHD')).toBe(true);
     expect(nameLike('CORNER BAKERY AND CAKE HOUSE OF THE OLD MARKET SQUARE')).toBe(false);
     expect(nameLike('Nordlicht Handel GmbH · Seestraße 5 · 20095 Hamburg · Germany')).toBe(false);
+    // A shop's name of ordinary words stays a name: the lexicon's phrases lend it no label's words.
+    expect(nameLike('BEST SHOP')).toBe(true);
   });
 
   test("an addressee's title alone on its line is no party; the name under it is", () => {
