@@ -13,7 +13,16 @@ function cells(line: string): string[] {
   return line.trim().replace(/^\||\|$/g, '').split(CELL_GAP).map((c) => c.trim());
 }
 
-/** Runs of at least two lines that split into the same number (2 or more) of cells, header first. */
+/** A rule drawn with dashes, equals signs or bars between a table's rows. */
+const RULE_LINE = /^\s*[-=_|+:\s]{3,}$/;
+
+/** A line of a single cell (a wrapped description, an item's note): part of the row above it, not a row. */
+const continuation = (line: string) => !!line.trim() && !RULE_LINE.test(line) && cells(line).length === 1;
+
+/**
+ * Runs of at least two lines that split into the same number (2 or more) of cells, header first; a
+ * line of one cell between two rows of the run (a description wrapped, a note under an item) is in it.
+ */
 function tableRuns(lines: string[]): Array<{ start: number; end: number }> {
   const runs: Array<{ start: number; end: number }> = [];
   let i = 0;
@@ -23,15 +32,23 @@ function tableRuns(lines: string[]): Array<{ start: number; end: number }> {
       i++;
       continue;
     }
+    const rowOfRun = (line: string | undefined) => line !== undefined && Math.abs(cells(line).length - width) <= 1 && cells(line).length >= 2 && CELL_GAP.test(line.trim());
     let j = i + 1;
     while (j < lines.length) {
       const line = lines[j]!;
-      if (/^\s*[-=_|+:\s]{3,}$/.test(line)) {
+      if (RULE_LINE.test(line)) {
         j++;
         continue;
       }
-      const w = cells(line).length;
-      if (w < 2 || Math.abs(w - width) > 1 || !CELL_GAP.test(line.trim())) break;
+      if (j > i + 1 && continuation(line)) {
+        // Notes under an item, then the next row.
+        let k = j;
+        while (k < lines.length && continuation(lines[k]!)) k++;
+        if (!rowOfRun(lines[k])) break;
+        j = k;
+        continue;
+      }
+      if (!rowOfRun(line)) break;
       j++;
     }
     if (j - i >= 2) runs.push({ start: i, end: j });
@@ -57,6 +74,25 @@ function keyValueBlocks(lines: string[]): SourceRecord[] {
   return records;
 }
 
+/**
+ * A run's lines as rows of cells, each line of one cell joined to the row above it, in the column
+ * of most words (the description's): "Business cards" over "(premium paper)" is one item.
+ */
+function rowsOf(lines: string[]): string[][] {
+  const rows: string[][] = [];
+  for (const line of lines) {
+    const row = rows.at(-1);
+    if (!continuation(line) || !row) {
+      rows.push(cells(line));
+      continue;
+    }
+    const letters = (k: number) => rows.slice(1).reduce((n, r) => n + (r[k]?.match(/\p{L}/gu)?.length ?? 0), 0);
+    const column = row.reduce((best, _, k) => (letters(k) > letters(best) ? k : best), 0);
+    row[column] = `${row[column]} ${line.trim()}`.trim();
+  }
+  return rows;
+}
+
 /** Running text read as tables (runs of aligned lines) and key: value blocks (lines outside them). */
 export function textTables(text: string): { tables: TableCandidate[]; groups: RecordGroup[] } {
   const lines = text.split(/\r?\n/);
@@ -64,7 +100,7 @@ export function textTables(text: string): { tables: TableCandidate[]; groups: Re
   const inTable = new Set<number>();
   const tables: TableCandidate[] = [];
   for (const run of runs) {
-    const grid = lines.slice(run.start, run.end).filter((l) => !/^\s*[-=_|+:\s]{3,}$/.test(l)).map(cells);
+    const grid = rowsOf(lines.slice(run.start, run.end).filter((l) => !RULE_LINE.test(l)));
     if (findHeaderRow(grid, 1) !== 0) continue;
     for (let k = run.start; k < run.end; k++) inTable.add(k);
     const above = lines.slice(Math.max(0, run.start - 2), run.start).join(' ').trim();

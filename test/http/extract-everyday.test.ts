@@ -234,3 +234,30 @@ describe('the issuer of a plain-text invoice', () => {
     });
   }
 });
+
+describe('the items of a plain-text invoice', () => {
+  const columns = [
+    { id: 'description', name: 'Description', type: 'string' },
+    { id: 'quantity', name: 'Quantity', type: 'number' },
+    { id: 'unit_price', name: 'Unit price', type: 'number' },
+    { id: 'amount', name: 'Amount', type: 'number' },
+  ];
+  test('a note under an item joins its description, and the items after it are kept', async () => {
+    const text = [
+      'INVOICE 2024-0117',
+      'Description                 Qty     Rate      Amount',
+      'Logo design                   1   800.00      800.00',
+      'Business cards                2   125.00      250.00',
+      '  (premium paper, 2 boxes)',
+      'Website banner                3    50.00      150.00',
+      '',
+      'Total                                       1,200.00',
+    ].join('\n');
+    const { rows } = await extract(columns, [['invoice.txt', text, 'text/plain']]);
+    expect(pick(rows, ['description', 'quantity', 'unit_price', 'amount'])).toEqual([
+      { description: 'Logo design', quantity: 1, unit_price: 800, amount: 800 },
+      { description: 'Business cards (premium paper, 2 boxes)', quantity: 2, unit_price: 125, amount: 250 },
+      { description: 'Website banner', quantity: 3, unit_price: 50, amount: 150 },
+    ]);
+  });
+});
