@@ -80,16 +80,18 @@ function keyValueBlocks(lines: string[]): SourceRecord[] {
  */
 function rowsOf(lines: string[]): string[][] {
   const rows: string[][] = [];
+  const notes: Array<{ row: number; text: string }> = [];
   for (const line of lines) {
-    const row = rows.at(-1);
-    if (!continuation(line) || !row) {
-      rows.push(cells(line));
-      continue;
-    }
-    const letters = (k: number) => rows.slice(1).reduce((n, r) => n + (r[k]?.match(/\p{L}/gu)?.length ?? 0), 0);
-    const column = row.reduce((best, _, k) => (letters(k) > letters(best) ? k : best), 0);
-    row[column] = `${row[column]} ${line.trim()}`.trim();
+    if (continuation(line) && rows.length) notes.push({ row: rows.length - 1, text: line.trim() });
+    else rows.push(cells(line));
   }
+  if (!notes.length) return rows;
+  // The description's column, counted once over the rows under the header.
+  const letters = (k: number) => rows.slice(1).reduce((n, r) => n + (r[k]?.match(/\p{L}/gu)?.length ?? 0), 0);
+  const widest = Math.max(...rows.map((r) => r.length));
+  let column = 0;
+  for (let k = 1; k < widest; k++) if (letters(k) > letters(column)) column = k;
+  for (const { row, text } of notes) rows[row]![column] = `${rows[row]![column] ?? ''} ${text}`.trim();
   return rows;
 }
 

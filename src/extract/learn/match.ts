@@ -7,6 +7,7 @@ import type { Column } from '../../domain/columns';
 import { parseHumanNumber } from '../coerce';
 import { findDates, type DayOrder } from '../dates';
 import { isEmpty } from '../tables';
+import { editDistance } from '../../lib/strings';
 
 export const normalizeText = (text: string) =>
   text
@@ -14,20 +15,6 @@ export const normalizeText = (text: string) =>
     .toLowerCase()
     .replace(/\s+/g, ' ')
     .replace(/^[\s"'.,:;()\[\]-]+|[\s"'.,:;()\[\]-]+$/g, '');
-
-/**
- * The edit distance of `a` to `b` (Levenshtein); with `within`, to the stretch of `b` most like it
- * (`a` may begin and end anywhere in `b` at no cost: a semi-global alignment).
- */
-function editDistance(a: string, b: string, within = false): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => (within ? 0 : j));
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return within ? Math.min(...previous) : previous[b.length]!;
-}
 
 /** Levenshtein similarity 0..1 of two strings. */
 export function similarity(a: string, b: string): number {

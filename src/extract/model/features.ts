@@ -645,7 +645,8 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
   // The document's title above a name ("TAX INVOICE" over a shop's name) is no line before it: told once per line.
   const titled = layout.lines.map((l) => titleOnly(l.text));
   /** `sources`: the printed texts this value is made of, whose verdicts by the rules it keeps (a name printed in pieces, a name without its registration number). */
-  const add = (printed: string, line: number, seg: Seg | undefined, sources: string[] = []) => {
+  /** `marks`: what the value's shape says of it (a name without its number, lines joined). */
+  const add = (printed: string, line: number, seg: Seg | undefined, sources: string[] = [], marks: Record<string, number> = {}) => {
     // Stars and rules a till prints around a name ("*** ACME ***") are none of it.
     const value = printed.replace(DECORATION, '');
     const key = `${norm(value)}|${line}`;
@@ -704,7 +705,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     }
     const visible = earlier.filter((l) => /\p{L}{2}/u.test(l.text)).length;
     f['party:line_rank'] = 1 / (1 + visible);
-    out.push({ value, line, features: f });
+    out.push({ value, line, features: { ...f, ...marks } });
   };
   layout.segs.forEach((row, i) => {
     if (layout.lines[i]!.page !== firstPage || i > 60) return;
@@ -720,24 +721,18 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // Not the label of the number alone ("CO. NO. (123456-A)"): a name holds a word.
     const bare = text.replace(TRAILING_ID, '').trim();
     if (bare !== text && nameLike(bare) && /\p{L}{3}/u.test(bare)) {
-      const before = out.length;
-      add(bare, i, row[0], [text, ...row.map((s) => s.text)]);
-      if (out.length > before) out.at(-1)!.features['party:without_id'] = 1;
+      add(bare, i, row[0], [text, ...row.map((s) => s.text)], { 'party:without_id': 1 });
     }
     // A company's name with its registration number after it, labelled or bare but not bracketed
     // ("ACME SDN BHD CO NO: 123456-A"): the name, up to its legal form, alone.
     const registered = registeredName(text);
     if (registered && nameLike(registered)) {
-      const before = out.length;
-      add(registered, i, row[0], [text]);
-      if (out.length > before) out.at(-1)!.features['party:without_id'] = 1;
+      add(registered, i, row[0], [text], { 'party:without_id': 1 });
     }
     // A store's name with its number ("ACME MART #0123"): the name alone.
     const unnumbered = text.replace(STORE_NUMBER, '');
     if (unnumbered !== text && /\p{L}{3}/u.test(unnumbered) && nameLike(unnumbered)) {
-      const before = out.length;
-      add(unnumbered, i, row[0], [text]);
-      if (out.length > before) out.at(-1)!.features['party:without_id'] = 1;
+      add(unnumbered, i, row[0], [text], { 'party:without_id': 1 });
     }
     // A company's name after a label of its own ("Operated by: ACME SDN BHD"): the name alone.
     const labelled = LABELLED_NAME.exec(text)?.[1]?.trim();
@@ -750,9 +745,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const detail = CONTACT.exec(text);
     const head = detail ? text.slice(0, detail.index).replace(/\s*[([][^)\]]*$/, '').replace(/[\s,;:|/-]+$/, '').replace(TRAILING_ID, '').trim() : '';
     if (head && !registered && hasLegalForm(head) && nameLike(head)) {
-      const before = out.length;
-      add(head, i, row[0], [text]);
-      if (out.length > before) out.at(-1)!.features['party:without_id'] = 1;
+      add(head, i, row[0], [text], { 'party:without_id': 1 });
     }
     // A shop's name in its greeting ("Welcome to ACME MART"): the name alone.
     const greeted = GREETED.exec(text)?.[1]?.trim().replace(/[!.]+$/, '');
@@ -766,24 +759,18 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // A name printed twice (a logo's lettering over the name) is one name, not one wrapped onto two lines.
     const repeated = !!next && nextText.toLowerCase() === text.toLowerCase();
     if (next && next.page === firstPage && nameLike(text) && (nameLike(next.text) || legalOnly) && !issuerDetail(next.text) && !repeated) {
-      const before = out.length;
-      add(`${text} ${nextText}`, i, row[0], [text]);
-      if (out.length > before) out.at(-1)!.features['party:joined'] = 1;
+      add(`${text} ${nextText}`, i, row[0], [text], { 'party:joined': 1 });
     }
     // The rest of a wrapped name followed by its registration number ("ACME" over "TRADING (123456-A)"); a line
     // with a legal form of its own is a whole name (a brand over its company's).
     if (next && next.page === firstPage && nameLike(text) && (legalOnly || (nameLike(nextBare) && !hasLegalForm(nextBare))) && nextBare !== nextText && !repeated) {
-      const before = out.length;
-      add(`${text} ${nextBare}`, i, row[0], [text]);
-      if (out.length > before) Object.assign(out.at(-1)!.features, { 'party:joined': 1, 'party:without_id': 1 });
+      add(`${text} ${nextBare}`, i, row[0], [text], { 'party:joined': 1, 'party:without_id': 1 });
     }
     // A name wrapped onto three lines, the last its legal form alone ("ACME" / "TRADING" / "SDN BHD").
     const third = layout.lines[i + 2];
     const thirdBare = third ? third.text.trim().replace(TRAILING_ID, '').trim() : '';
     if (next && third && third.page === firstPage && !repeated && nameLike(text) && nameLike(nextText) && !hasLegalForm(`${text} ${nextText}`) && hasLegalForm(thirdBare) && !nameLike(thirdBare) && !/\d/.test(thirdBare) && thirdBare.length <= 20 && ![nextText, third.text].some(issuerDetail)) {
-      const before = out.length;
-      add(`${text} ${nextText} ${thirdBare}`, i, row[0], [text]);
-      if (out.length > before) Object.assign(out.at(-1)!.features, { 'party:joined': 1, ...(thirdBare !== third.text.trim() ? { 'party:without_id': 1 } : {}) });
+      add(`${text} ${nextText} ${thirdBare}`, i, row[0], [text], { 'party:joined': 1, ...(thirdBare !== third.text.trim() ? { 'party:without_id': 1 } : {}) });
     }
   });
   for (const c of side === 'vendor' ? ruled.vendor : ruled.customer) if (c.line >= 0) add(c.value, c.line, layout.segs[c.line]?.[0]);
@@ -804,8 +791,10 @@ function labelledDetail(text: string): boolean {
 const ADDRESS_PARTS = new Set([...ADDRESS_WORDS.map((w) => w.toLowerCase()), 'no', 'blk', 'kiosk']);
 /** A label made of address words only ("Unit:", "Lot No.:"): the start of an address, no field's label. */
 const addressWords = (label: string) => label.toLowerCase().split(/[^\p{L}]+/u).filter(Boolean).every((w) => ADDRESS_PARTS.has(w));
-/** A number right after an address word ("LOT 1.23", "Unit 12.05"): a lot's or a unit's, no money. */
-const ADDRESS_NUMBER = new RegExp(`(?:^|[\\s,(])(?:${[...ADDRESS_PARTS].map(escapeRe).join('|')})\\.?\\s*:?\\s*$`, 'iu');
+/** Words a lot's, unit's or floor's number follows. */
+const NUMBERED_PARTS = ['lot', 'unit', 'no', 'level', 'suite', 'block', 'blk', 'blok', 'kiosk', 'floor', 'tingkat', 'aras', 'lantai'];
+/** A number right after such a word ("LOT 1.23", "Unit 12.05"): a lot's or a unit's, no money. */
+const ADDRESS_NUMBER = new RegExp(`(?:^|[\\s,(])(?:${NUMBERED_PARTS.join('|')})\\.?\\s*:?\\s*$`, 'iu');
 /** How surely a label must name a field for its line to end an address. */
 const LABELLED = 0.8;
 

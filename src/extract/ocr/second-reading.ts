@@ -7,6 +7,7 @@
  */
 import { LEGAL_FORMS } from '../lexicon.data';
 import { known } from '../thesaurus';
+import { editDistance } from '../../lib/strings';
 import { bare, repaired, split } from './glyphs';
 import { placeWordsOf } from './places';
 import { listedWord } from './second-choices';
@@ -19,16 +20,6 @@ const MAX_EDITS = 2;
 /** The words of companies' legal forms ("SDN", "BHD", "GMBH"), which no dictionary holds. */
 const FORM_WORDS = new Set(LEGAL_FORMS.flatMap((f) => f.toUpperCase().split(/[\s./]+/)).filter((w) => w.length >= MIN_LETTERS));
 
-function edits(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
-
 /** The page's words, each that only the second recogniser read as a word taking its reading. */
 export function repairBySecondReading<W extends { text: string; alternative?: string }>(words: W[]): W[] {
   if (!words.some((w) => w.alternative !== undefined)) return words;
@@ -40,7 +31,7 @@ export function repairBySecondReading<W extends { text: string; alternative?: st
     const stem = bare(core);
     const other = bare(split(w.alternative).core);
     if (stem.length < MIN_LETTERS || !/^[\p{L}\p{N}]+$/u.test(stem) || !/^\p{L}+$/u.test(other) || other.length < MIN_LETTERS) return w;
-    if (edits(stem.toUpperCase(), other.toUpperCase()) > MAX_EDITS || isWord(stem) || !isWord(other)) return w;
+    if (editDistance(stem.toUpperCase(), other.toUpperCase()) > MAX_EDITS || isWord(stem) || !isWord(other)) return w;
     return { ...w, text: before + repaired(core, other) + after };
   });
 }
