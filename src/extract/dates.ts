@@ -162,8 +162,9 @@ export function parseHumanDate(input: string, guess: boolean, hints: DateHints =
 
 const DATE_PATTERNS: Array<{ re: RegExp; kind: 'iso' | 'numeric' | 'dmy' | 'mdy' }> = [
   // Year first, as ISO writes it and East Asian and Hungarian tills print it ("2019/03/14", "2019.03.14.").
-  { re: /(?<![\d.\/-])(\d{4})(?:-(\d{1,2})-|\/(\d{1,2})\/|\.(\d{1,2})\.)(\d{1,2})(?![\d]|[.\/-]\d)/g, kind: 'iso' },
-  { re: /(?<![\d.\/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[./-]\d)/g, kind: 'numeric' },
+  // A figure after a separator continues an identifier, unless it starts a time of day ("14.07.2024-10:12").
+  { re: /(?<![\d.\/-])(\d{4})(?:-(\d{1,2})-|\/(\d{1,2})\/|\.(\d{1,2})\.)(\d{1,2})(?![\d]|[.\/-]\d(?!\d?:\d{2}))/g, kind: 'iso' },
+  { re: /(?<![\d.\/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[./-]\d(?!\d?:\d{2}))/g, kind: 'numeric' },
   // "12. März 2024", "15 de marzo de 2024", and as tills and logs print them: "24-Mar-2018",
   // "24 Mar-18", "15/Apr/2017", "14May/2017" (a separator lost), "05- Jan-2017" (a space read
   // beside a dash), "15 Jun 18 08:34" (a two-digit year only before a time of day).

@@ -806,6 +806,8 @@ export const DOCUMENT_TITLES: string[] = [
   'factuur', 'creditnota', 'creditfactuur', 'kwitantie', 'offerte', 'pakbon',
   'faktura', 'faktura vat', 'korekta', 'faktura korygująca', 'paragon', 'rachunek', 'oferta', 'nota kredytowa',
   'fatura', 'fatura-recibo', 'nota de crédito', 'recibo', 'orçamento', 'fatura simplificada',
+  'resit', 'resit rasmi', 'resit jualan', 'resit tunai', 'invois', 'invois cukai', 'bil tunai', 'nota kredit', 'sebut harga',
+  'faktur', 'faktur pajak', 'kwitansi', 'struk', 'struk belanja', 'nota pembelian',
 ];
 
 /** Legal forms that end a company's name: a line ending in one is a party, not a street. */

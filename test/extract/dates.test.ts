@@ -52,6 +52,14 @@ describe('findDates', () => {
     expect(isos('2019/13/40')).toEqual([]);
   });
 
+  test('a date joined to its time of day by a hyphen is a date; a figure after it otherwise continues an identifier', () => {
+    const isos = (text: string) => findDates(text, null).map((d) => d.iso);
+    expect(isos('14.07.2024-10:12 2.0.30 1234/KASIR/01')).toEqual(['2024-07-14']);
+    expect(isos('2024/07/14-9:05')).toEqual(['2024-07-14']);
+    expect(isos('No. 14.07.2024-105')).toEqual([]);
+    expect(isos('PO 2019-03-14-12')).toEqual([]);
+  });
+
   test('a space read beside the dash of a month-name date', () => {
     expect(findDates('05- Jan-2017 03:17:50 PM', null).map((d) => d.iso)).toEqual(['2017-01-05']);
     expect(findDates('05 -Jan- 2017', null).map((d) => d.iso)).toEqual(['2017-01-05']);

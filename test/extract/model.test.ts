@@ -2,10 +2,11 @@ import { describe, expect, test } from 'bun:test';
 import type { Column } from '../../src/domain/columns';
 import type { TextLine } from '../../src/extract/layout/page';
 import { documentFields, linesFromText, ruleFields } from '../../src/extract/fields';
-import { hasLegalForm } from '../../src/extract/fields/parties';
+import { hasLegalForm, salutationOnly } from '../../src/extract/fields/parties';
 import { decode, learnedFields, roleOptions, type Option, type RoleOptions } from '../../src/extract/model';
 import { endsAddress, modelCandidates, recognisedAddress, roleOf, separatorLost, type Role } from '../../src/extract/model/features';
 import { probabilities, train, type RoleWeights } from '../../src/extract/model/logit';
+import { labelMatch } from '../../src/extract/fields/wants';
 
 const col = (id: string, name: string, type: Column['type'], description?: string): Column => ({ id, name, type, ...(description ? { description } : {}) }) as Column;
 
@@ -699,5 +700,57 @@ describe('receipt features', () => {
     const cands = candidatesOf('ACME TRADING\nNo 5, Jalan Besar\nSpringfield', 'company', RECEIPT_COLUMNS);
     expect(cands.find((c) => c.value === 'Springfield')!.features['party:after_address']).toBe(1);
     expect(cands.find((c) => c.value === 'ACME TRADING')!.features['party:after_address']).toBe(0);
+  });
+});
+
+describe('documents of other countries and shapes', () => {
+  const RECEIPT_COLUMNS = [col('company', 'Company', 'string', 'the shop name'), col('address', 'Address', 'string', "the shop's address"), col('total', 'Total', 'number', 'the total paid')];
+  const valuesOf = (text: string, column: string, columns = RECEIPT_COLUMNS) => candidatesOf(text, column, columns).map((c) => c.value);
+
+  test('where no figure has decimals, figures grouped in thousands are money; beside decimals they are counts', () => {
+    expect(valuesOf('TOKO MAJU\nROTI 1 15,000 15,000\nTOTAL : 22,000\nTUNAI : 50,000\nKEMBALI : 28,000', 'total')).toContain('22,000');
+    expect(valuesOf('CORNER SHOP\nSHEETS 1,000\nTOTAL 12.50', 'total')).not.toContain('1,000');
+    // Item lines of such money end an address as lines of priced items do.
+    expect(endsAddress('AQUA 600ML 2 3,500 7,000')).toBe(true);
+  });
+
+  test('street abbreviations keep their full stop and mark a street; a till number ends an address, a shop number does not', () => {
+    expect(recognisedAddress('Hauptstr. 5 10115 Berlin')).toBe('Hauptstr. 5 10115 Berlin');
+    expect(recognisedAddress('TAMAN INDAH. 43000 KAJANG')).toBe('TAMAN INDAH, 43000 KAJANG');
+    expect(valuesOf('TOKO MAJU\nJL. MERDEKA NO. 45 BANDUNG\nTOTAL 12.50', 'address')).toContain('JL. MERDEKA NO. 45 BANDUNG');
+    expect(endsAddress('Store #1234')).toBe(true);
+    expect(endsAddress('ST# 0123 OP# 45 TE# 12')).toBe(true);
+    expect(endsAddress('Shop 5, 100 Harbour St')).toBe(false);
+    expect(endsAddress('RESIT RASMI')).toBe(true);
+  });
+
+  test("a line in brackets under a name is an aside to it; a brand's owner is a candidate of its own", () => {
+    const values = valuesOf('THE CORNER BAKERY\n(A Brand of Greenleaf Foods Sdn Bhd)\nNo. 5, Jalan Besar', 'company');
+    expect(values).toContain('THE CORNER BAKERY');
+    expect(values).toContain('Greenleaf Foods Sdn Bhd');
+    expect(values.some((v) => v.includes('('))).toBe(false);
+  });
+
+  test("a sender's line of name, street and town gives the name; a labelled party's too", () => {
+    expect(candidatesOf('CREDIT NOTE\nKappa Tools Ltd, 14 Forge Lane, Sheffield S1 2AB\nCustomer: Delta Works Ltd', 'seller').map((c) => c.value)).toContain('Kappa Tools Ltd');
+    const fields = documentFields(linesFromText('Greenleaf Traders Ltd\nTAX INVOICE\nTo: Riverbend Farms Ltd, 1 Market Street, Leeds LS1 1AA\nInvoice No  INV-001\nTotal  30.00'), INVOICE_COLUMNS);
+    expect(fields.values.buyer).toBe('Riverbend Farms Ltd');
+  });
+
+  test("a salutation alone over an addressee's block labels no party", () => {
+    const text = ['Keller & Sohn GmbH · Lindenstraße 12 · 70565 Stuttgart', 'Firma', 'Ahornwerk AG', 'Birkenweg 3', '80331 München', 'Rechnungsnr.: RE-17', 'Rechnung', 'Pos. Bezeichnung Menge Einzelpreis Gesamt', '1 Wartung 1 480,00 480,00', 'Rechnungsbetrag 571,20 €'].join('\n');
+    const fields = documentFields(linesFromText(text), INVOICE_COLUMNS);
+    expect(fields.values.seller).toBe('Keller & Sohn GmbH');
+    expect(fields.values.buyer).toBe('Ahornwerk AG');
+    // "To" alone labels the customer still.
+    expect(salutationOnly('To')).toBe(false);
+    expect(salutationOnly('Herrn')).toBe(true);
+  });
+
+  test('a rate printed in a label is no label of its own: "Total GST 10%" names the tax', () => {
+    const tax = ruleFields(linesFromText('x'), INVOICE_COLUMNS).wants.find((w) => w.column.id === 'tax_amount')!;
+    expect(labelMatch(tax, 'Total GST 10%')).toBeGreaterThan(0.7);
+    // A run of three labels still names no single field.
+    expect(labelMatch(tax, 'Subtotal Tax Total')).toBeLessThan(0.6);
   });
 });

@@ -22,6 +22,12 @@ export const LEGAL_SHORT = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, ''
 export const LEGAL_LONG = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').length > 2), 'iu', true);
 
 export const hasLegalForm = (text: string) => LEGAL_SHORT.test(text.trim()) || LEGAL_LONG.test(text.trim());
+/**
+ * A salutation alone on its line, no colon after it ("Firma", "Herrn"): the head of an addressee's
+ * block, no label of the issuer; one that labels the customer ("To", "Attn") stays that label.
+ */
+export const salutationOnly = (text: string) =>
+  SALUTATION.exec(text.trim())?.[0].length === text.trim().length && !conceptsOf(text).some((h) => h.concept === 'customer' && h.score >= 0.8);
 export const PAGE_MARK = /^(?:page|seite|pag\.?|página|pagina|strona|blad|p\.)\s*\d/iu;
 
 const TITLE_WORDS = [...TITLES].filter((t) => !t.includes(' ') && t.length >= 5);
@@ -202,7 +208,10 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
       const match = labelMatch(want, pair.label);
       if (match < Math.max(MIN_LABEL, 0.75)) continue;
       // "From: ACME Billing <billing@acme.example>": the name, without its address or quotes.
-      const name = pair.value.replace(/<[^<>]*@[^<>]*>/g, '').trim().replace(SALUTATION, '').replace(/^["'“”]+|["'“”]+$/g, '').trim();
+      const full = pair.value.replace(/<[^<>]*@[^<>]*>/g, '').trim().replace(SALUTATION, '').replace(/^["'“”]+|["'“”]+$/g, '').trim();
+      // "To: Greenleaf Ltd, 1 Market Street, Leeds": the name before its address.
+      const [head, ...place] = full.split(/,\s*/);
+      const name = head && place.length && nameLike(head) && place.some((p) => POSTAL_LINE.test(p) || STREET_LINE.test(p)) ? head : full;
       if (nameLike(name)) list.push({ value: name, score: match * pair.placement, line: pair.line });
     }
     // "Name: ACME GmbH" in a section headed by the party's label ("Seller", then "Number:", "Name:").
@@ -214,7 +223,7 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
     for (const row of layout.segs) {
       for (const seg of row) {
         const label = seg.text.replace(/[:：]\s*$/, '');
-        if (labelMatch(want, label) < 0.75 || !isLabelLike(seg.text)) continue;
+        if (labelMatch(want, label) < 0.75 || !isLabelLike(seg.text) || salutationOnly(seg.text)) continue;
         const block = blockOf.get(seg);
         const name = block ? blockName(block, block.segs.indexOf(seg) + 1) : null;
         if (name) list.push({ value: name.seg.text, score: 0.85 * labelMatch(want, label), line: name.seg.line });

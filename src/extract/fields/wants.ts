@@ -94,8 +94,10 @@ export function computeLabelMatch(want: Want, label: string): number {
     for (const [standIn, factor] of STAND_INS[want.concept] ?? []) score = Math.max(score, scoreOf(standIn) * factor);
   }
   for (const own of want.labels) score = Math.max(score, labelSimilarity(own, label) * (own === want.column.name ? 1 : 0.9));
-  // A run of labels printed as one ("Subtotal Sales tax Total") names no single field.
-  const named = hits.filter((h) => h.score >= 0.6 && !hits.some((o) => o !== h && isKindOf(o.concept, h.concept)));
+  // A run of labels printed as one ("Subtotal Sales tax Total") names no single field; a rate
+  // printed in the label ("Total GST 10%") is its value, no label of its own.
+  const rated = /\d\s*%/.test(label);
+  const named = hits.filter((h) => h.score >= 0.6 && !hits.some((o) => o !== h && isKindOf(o.concept, h.concept)) && !(rated && h.concept === 'tax_rate'));
   if (named.length >= 3) score *= 0.5;
   // "Total (excl. tax)" is the net, "Subtotal incl. VAT" the gross: the qualifier decides.
   const tax = taxQualifier(label);

@@ -12,7 +12,7 @@ import { conceptsOf, normalizeLabel } from '../lexicon';
 import { ADDRESS_WORDS, CHANGE_GIVEN, COURTESY_PHRASES } from '../lexicon.data';
 import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
 import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
-import { hasLegalForm, issuerDetail, nameLike, partyCandidates, titleOnly } from '../fields/parties';
+import { hasLegalForm, issuerDetail, nameLike, partyCandidates, salutationOnly, titleOnly } from '../fields/parties';
 import { EMAIL_RE, escapeRe, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TITLES, URL_RE } from '../fields/values';
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 import { similarity } from '../learn/match';
@@ -139,7 +139,7 @@ function labelsAt(layout: Layout, line: number, seg: Seg | undefined, before: st
       if (prev.page !== here.page) break;
       const over = layout.segs[j]!.find((s) => Math.min(s.x1, seg.x1) - Math.max(s.x0, seg.x0) > 0);
       if (over) {
-        above = over.text;
+        above = salutationOnly(over.text) ? '' : over.text;
         break;
       }
     }
@@ -291,8 +291,11 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
   // Segments of figures left out as a table's, by line.
   const columnFigures = new Map<number, Seg[]>();
   const underColumnFigure = (i: number, seg: Seg) => (columnFigures.get(i - 1) ?? []).some((above) => above.page === seg.page && above.x0 < seg.x1 && seg.x0 < above.x1);
+  // Where no figure has decimals (rupiah, yen, won), money is what is grouped in thousands ("22,000").
+  const found = layout.lines.map((line) => findAmounts(line.text, findDates(line.text, null)));
+  const wholeMoney = !found.flat().some((a) => a.money && /[.,]\d{1,2}$/.test(a.raw.replace(/\D+$/, '')));
   layout.lines.forEach((line, i) => {
-    const amounts = findAmounts(line.text, findDates(line.text, null)).filter((a) => a.money);
+    const amounts = found[i]!.filter((a) => a.money || (wholeMoney && GROUPED.test(a.raw)));
     amounts.forEach((a, k) => {
       // The segment of the figure: a currency mark set apart from it ("Rounding RM   13.60") ends the label's.
       const seg = segAt(layout, i, a.start + Math.max(0, a.raw.search(/[\d.,]/)));
@@ -627,6 +630,9 @@ const COURTESY = new RegExp(`(?<![\\p{L}])(?:${COURTESY_PHRASES.map((p) => escap
 /** A greeting naming the shop: the name after it. */
 const GREETED = /^(?:welcome\s+to|thank\s+you\s+for\s+(?:shopping|visiting|dining)\s+(?:at|with)|willkommen\s+(?:bei|im)|bienvenue\s+(?:chez|à)|bienvenido\s+a|benvenuti\s+(?:da|a)|welkom\s+bij|witamy\s+w)\s+(.+)$/iu;
 
+/** A brand's line naming the company it belongs to. */
+const OWNER = /^\(?\s*(?:an?\s+)?(?:brand|member|division|subsidiary|company|unit)\s+of\s+(?:the\s+)?([^()]+?)\s*\)?\.?$/iu;
+
 /** Marks set around a name as decoration: stars, tildes, rules, hashes. */
 const DECORATION = /^[\s*~=#_+-]{2,}|[\s*~=#_+-]{2,}$|^[*~=#_+]\s*|\s*[*~=#_+]$/g;
 /** A store's number after its name ("ACME MART #0123", "ACME MART No. 12"). */
@@ -650,8 +656,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // Stars and rules a till prints around a name ("*** ACME ***") are none of it.
     const value = printed.replace(DECORATION, '');
     const key = `${norm(value)}|${line}`;
-    // A line holding a greeting is no party's name, whatever name it also holds ("Thank you for shopping at ACME").
-    if (seen.has(key) || !value.trim() || COURTESY.test(value)) return;
+    // A line holding a greeting is no party's name, whatever name it also holds ("Thank you for shopping at ACME"),
+    // nor one wholly in brackets, an aside to a name (a branch, a brand's owner).
+    if (seen.has(key) || !value.trim() || COURTESY.test(value) || /^\(.*\)$/.test(value.trim())) return;
     seen.add(key);
     const f: Record<string, number> = {};
     const { left, above } = seg ? labelsAt(layout, line, seg, '') : { left: '', above: '' };
@@ -694,7 +701,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // The nearest label line above within three lines ("Seller:", "Bill to:"), past number lines between.
     for (let j = line - 1; j >= Math.max(0, line - 3); j--) {
       const text = layout.lines[j]!.text.replace(/[:：]\s*$/, '');
-      const hits = /\d/.test(text) ? [] : conceptsOf(text);
+      const hits = /\d/.test(text) || salutationOnly(layout.lines[j]!.text) ? [] : conceptsOf(text);
       const vendor = hits.find((h) => h.concept === 'vendor')?.score ?? 0;
       const customer = hits.find((h) => h.concept === 'customer')?.score ?? 0;
       if (vendor || customer) {
@@ -737,8 +744,8 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // A company's name after a label of its own ("Operated by: ACME SDN BHD"): the name alone.
     const labelled = LABELLED_NAME.exec(text)?.[1]?.trim();
     if (labelled && hasLegalForm(labelled) && nameLike(labelled)) add(labelled, i, row[0], [text]);
-    // Its address after it on the line ("From: ACME Ltd, 8 Mill Lane, Leeds"): the name before the first comma.
-    const [named, ...place] = labelled?.split(/,\s*/) ?? [];
+    // Its address after it on the line, labelled or not ("From: ACME Ltd, 8 Mill Lane, Leeds"): the name before the first comma.
+    const [named, ...place] = (labelled ?? text).split(/,\s*/);
     if (named && place.length && hasLegalForm(named) && nameLike(named) && addressSign(place.join(', '))) add(named, i, row[0], [text]);
     // A company's name with its telephone or tax number after it on its line ("ACME SDN BHD  Tel: 03-1234567",
     // "ACME SDN BHD (123456-A) GST: 001234567890"): the name alone.
@@ -747,6 +754,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     if (head && !registered && hasLegalForm(head) && nameLike(head)) {
       add(head, i, row[0], [text], { 'party:without_id': 1 });
     }
+    // The company a brand belongs to ("(A brand of ACME FOODS SDN BHD)", "A member of ACME Group Ltd"): its name alone.
+    const owner = OWNER.exec(text)?.[1]?.trim();
+    if (owner && hasLegalForm(owner) && nameLike(owner)) add(owner, i, row[0], [text]);
     // A shop's name in its greeting ("Welcome to ACME MART"): the name alone.
     const greeted = GREETED.exec(text)?.[1]?.trim().replace(/[!.]+$/, '');
     if (greeted && nameLike(greeted) && !COURTESY.test(greeted)) add(greeted, i, row[0]);
@@ -758,7 +768,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const legalOnly = !!next && hasLegalForm(nextBare) && !nameLike(nextBare) && !/\d/.test(nextBare) && nextBare.length <= 20;
     // A name printed twice (a logo's lettering over the name) is one name, not one wrapped onto two lines.
     const repeated = !!next && nextText.toLowerCase() === text.toLowerCase();
-    if (next && next.page === firstPage && nameLike(text) && (nameLike(next.text) || legalOnly) && !issuerDetail(next.text) && !repeated) {
+    // A line wholly in brackets under a name is an aside to it (a branch, "(A brand of ACME SDN BHD)"), none of it.
+    const aside = /^\(.*\)$/.test(nextText);
+    if (next && next.page === firstPage && nameLike(text) && !aside && (nameLike(next.text) || legalOnly) && !issuerDetail(next.text) && !repeated) {
       add(`${text} ${nextText}`, i, row[0], [text], { 'party:joined': 1 });
     }
     // The rest of a wrapped name followed by its registration number ("ACME" over "TRADING (123456-A)"); a line
@@ -811,6 +823,9 @@ const phoneLine = (t: string) => PHONE_LINE.test(t) && (t.match(/\d/g) ?? []).le
 const LABELLED_PHONE = /\p{L}{3,}\.?\s*:\s*(\+?[\d()]+(?:[\s./-]*[\d()]+)*)/gu;
 const labelledPhone = (t: string) => [...t.matchAll(LABELLED_PHONE)].some((m) => (m[1]!.match(/\d/g) ?? []).length >= 7);
 
+/** A till's store or terminal number opening a line ("Store #1234", "ST# 0123 OP# 45"); a shop's unit number ("Shop 5,") is an address's. */
+const STORE_LINE = /^(?:store|outlet|branch|st|till|pos|terminal)\s*(?:#|no\.?:?)\s*\d+/i;
+
 /** A line an issuer's address stops before: its contacts, tax or registration numbers, a date, a title or an amount. */
 export function endsAddress(text: string): boolean {
   const t = text.trim();
@@ -820,15 +835,21 @@ export function endsAddress(text: string): boolean {
     labelledPhone(t) ||
     issuerDetail(t) ||
     REGISTRATION_LINE.test(t) ||
+    STORE_LINE.test(t) ||
     labelledDetail(t) ||
     EMAIL_RE.test(t) ||
     URL_RE.test(t) ||
     findDates(t, null).length > 0 ||
     TITLES.has(normalizeLabel(t)) ||
-    // Money written with decimals: a postal code before a town ("54321 CHE...", a currency code) is no amount.
-    findAmounts(t).some((a) => /\d[.,]\d{2}$/.test(a.raw.replace(/\D+$/, '')) && !ADDRESS_NUMBER.test(t.slice(0, a.start)))
+    // Money written with decimals or grouped in thousands: a postal code before a town ("54321 CHE...", a currency code) is no amount.
+    findAmounts(t).some((a) => (/\d[.,]\d{2}$/.test(a.raw.replace(/\D+$/, '')) || GROUPED_END.test(t)) && !ADDRESS_NUMBER.test(t.slice(0, a.start)))
   );
 }
+
+/** A whole figure grouped in thousands ("22,000", "Rp 1.250.000"). */
+const GROUPED = /\d{1,3}(?:[.,]\d{3})+(?!\d)/;
+/** A line ending in such a figure: an item's or a total's price where money has no decimals, no part of an address. */
+const GROUPED_END = /\d{1,3}(?:[.,]\d{3})+\s*$/;
 
 /** Postal codes, street words, a house number, or a number among parts set off by commas ("A-16-1, Tower A"). */
 const addressSign = (t: string) => POSTAL_LINE.test(t) || /\b\d{5}\b/.test(t) || STREET_LINE.test(t) || HOUSE_NUMBER.test(t) || /\d.*,|,.*\d/.test(t);
@@ -852,7 +873,9 @@ const CENTRED = 0.12;
  * "No.").
  */
 const CODE = String.raw`[\p{L}\d/-]*\d[\p{L}\d/-]*`;
-const STOP_AFTER_WORD = new RegExp(String.raw`(?<=(?:^|[\s,])(?:\p{L}{4,}|${CODE}))\.(?=\s+[\p{L}\d])|(?<=(?:^|[\s,])${CODE})\.(?=\p{L})`, 'gu');
+/** Street abbreviations of four letters or more, whose full stop is their own ("Hauptstr. 5", "Sunset Blvd. 12"). */
+const LONG_ABBREVIATIONS = 'str|blvd|pkwy';
+const STOP_AFTER_WORD = new RegExp(String.raw`(?<=(?:^|[\s,])(?:\p{L}{4,}|${CODE}))(?<!${LONG_ABBREVIATIONS})\.(?=\s+[\p{L}\d])|(?<=(?:^|[\s,])${CODE})\.(?=\p{L})`, 'giu');
 export const recognisedAddress = (text: string) => text.replace(STOP_AFTER_WORD, ',');
 
 /** The address and its label of a line that prints an address after a label naming it ("Address: 12 Main Street", "Alamat: ..."). */
