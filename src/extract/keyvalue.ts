@@ -4,6 +4,7 @@
  * runs of spaces.
  */
 import type { RecordGroup, SourceRecord, TableCandidate } from './document';
+import { conceptsOf } from './lexicon';
 import { findHeaderRow } from './tables';
 
 const KEY_VALUE = /^\s*(?:[-*•]\s+)?([\p{L}][\p{L}\p{N} .\/#&()'_-]{0,60}?)\s*(?:[:：]|\.{3,}|\t+)\s*(\S.*?)\s*$/u;
@@ -95,17 +96,102 @@ function rowsOf(lines: string[]): string[][] {
   return rows;
 }
 
-/** Running text read as tables (runs of aligned lines) and key: value blocks (lines outside them). */
+// ---------------------------------------------------------------- item lists set with single spaces
+
+const NUMBER = /^[-(]?[$€£¥]?\d[\d.,']*%?\)?$/;
+/** A header's label names a column this surely. */
+const NAMED = 0.6;
+
+/** An item line's shape: figures before its words, its words, figures after them ("3 Widget, blue 2.50 7.50"). */
+function itemShape(line: string): { lead: string[]; words: string; trail: string[] } | null {
+  const tokens = line.trim().split(/\s+/);
+  let lead = 0;
+  while (lead < tokens.length && NUMBER.test(tokens[lead]!)) lead++;
+  let end = tokens.length;
+  while (end > lead && NUMBER.test(tokens[end - 1]!)) end--;
+  if (end === lead || end === tokens.length) return null;
+  return { lead: tokens.slice(0, lead), words: tokens.slice(lead, end).join(' '), trail: tokens.slice(end) };
+}
+
+/**
+ * A header's words cut into `count` labels, each naming a column (best by the lexicon's scores):
+ * "Qty Description Unit price Line total" into four. Null when some label names nothing.
+ */
+function headerLabels(line: string, count: number): string[] | null {
+  const words = line.trim().split(/\s+/);
+  if (words.length < count || words.length > 16) return null;
+  const score = (from: number, to: number) => conceptsOf(words.slice(from, to).join(' '))[0]?.score ?? 0;
+  // best[k][i]: the best sum over the first i words cut into k labels.
+  const best = Array.from({ length: count + 1 }, () => new Array<number>(words.length + 1).fill(-Infinity));
+  const cut = Array.from({ length: count + 1 }, () => new Array<number>(words.length + 1).fill(0));
+  best[0]![0] = 0;
+  for (let k = 1; k <= count; k++) {
+    for (let i = k; i <= words.length; i++) {
+      for (let j = k - 1; j < i; j++) {
+        const s = score(j, i);
+        if (s < NAMED || best[k - 1]![j]! === -Infinity) continue;
+        if (best[k - 1]![j]! + s > best[k]![i]!) [best[k]![i], cut[k]![i]] = [best[k - 1]![j]! + s, j];
+      }
+    }
+  }
+  if (best[count]![words.length] === -Infinity) return null;
+  const labels: string[] = [];
+  for (let k = count, i = words.length; k > 0; i = cut[k]![i]!, k--) labels.unshift(words.slice(cut[k]![i]!, i).join(' '));
+  return labels;
+}
+
+/**
+ * Item lists whose columns stand one space apart (as e-mails and recognised receipts print them):
+ * a header whose words cut into labels of columns, then lines of one shape (as many figures before
+ * and after their words), a line of words alone joining the item above it. Lines already in a table
+ * are left out.
+ */
+function spacedItemLists(lines: string[], taken: Set<number>): Array<{ start: number; end: number; grid: string[][] }> {
+  const out: Array<{ start: number; end: number; grid: string[][] }> = [];
+  for (let h = 0; h < lines.length - 1; h++) {
+    if (taken.has(h) || /\d/.test(lines[h]!) || !lines[h]!.trim()) continue;
+    const first = itemShape(lines[h + 1] ?? '');
+    if (!first || !first.trail.length) continue;
+    const labels = headerLabels(lines[h]!, first.lead.length + 1 + first.trail.length);
+    if (!labels) continue;
+    const grid: string[][] = [labels];
+    let j = h + 1;
+    for (; j < lines.length && !taken.has(j); j++) {
+      const shape = itemShape(lines[j]!);
+      if (shape && shape.lead.length === first.lead.length && shape.trail.length === first.trail.length) {
+        grid.push([...shape.lead, shape.words, ...shape.trail]);
+      } else if (grid.length > 1 && lines[j]!.trim() && !/\d/.test(lines[j]!) && itemShape(lines[j + 1] ?? '')?.trail.length === first.trail.length) {
+        // A wrapped description between two items.
+        const row = grid.at(-1)!;
+        row[first.lead.length] = `${row[first.lead.length]} ${lines[j]!.trim()}`;
+      } else break;
+    }
+    if (grid.length < 2) continue;
+    out.push({ start: h, end: j, grid });
+    h = j - 1;
+  }
+  return out;
+}
+
+/** Running text read as tables (runs of aligned lines, item lists) and key: value blocks (lines outside them). */
 export function textTables(text: string): { tables: TableCandidate[]; groups: RecordGroup[] } {
   const lines = text.split(/\r?\n/);
   const runs = tableRuns(lines);
   const inTable = new Set<number>();
   const tables: TableCandidate[] = [];
+  const found: Array<{ start: number; end: number; grid: string[][] }> = [];
   for (const run of runs) {
     const grid = rowsOf(lines.slice(run.start, run.end).filter((l) => !RULE_LINE.test(l)));
     if (findHeaderRow(grid, 1) !== 0) continue;
     for (let k = run.start; k < run.end; k++) inTable.add(k);
-    const above = lines.slice(Math.max(0, run.start - 2), run.start).join(' ').trim();
+    found.push({ ...run, grid });
+  }
+  for (const list of spacedItemLists(lines, inTable)) {
+    for (let k = list.start; k < list.end; k++) inTable.add(k);
+    found.push(list);
+  }
+  for (const { start, grid } of found.sort((a, b) => a.start - b.start)) {
+    const above = lines.slice(Math.max(0, start - 2), start).join(' ').trim();
     tables.push({ label: `table ${tables.length + 1}`, context: above, grid, headerRows: 1, quality: 0.9 });
   }
   const blocks = keyValueBlocks(lines.filter((_, k) => !inTable.has(k)));

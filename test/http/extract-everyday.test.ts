@@ -260,4 +260,24 @@ describe('the items of a plain-text invoice', () => {
       { description: 'Website banner', quantity: 3, unit_price: 50, amount: 150 },
     ]);
   });
+
+  test('an item list set with single spaces is read by its header: figures before and after each description', async () => {
+    const text = [
+      'Bill of sale 88',
+      'Qty Description Unit price Line total',
+      '3 Widget, blue 2.50 7.50',
+      '10 Bolt M6 0.20 2.00',
+      '1 Service fee 15.00 15.00',
+      'for the spring visit',
+      '2 Hinge 4.00 8.00',
+      'Total 32.50',
+    ].join('\n');
+    const { rows } = await extract(columns, [['sale.txt', text, 'text/plain']]);
+    expect(pick(rows, ['description', 'quantity', 'unit_price', 'amount'])).toEqual([
+      { description: 'Widget, blue', quantity: 3, unit_price: 2.5, amount: 7.5 },
+      { description: 'Bolt M6', quantity: 10, unit_price: 0.2, amount: 2 },
+      { description: 'Service fee for the spring visit', quantity: 1, unit_price: 15, amount: 15 },
+      { description: 'Hinge', quantity: 2, unit_price: 4, amount: 8 },
+    ]);
+  });
 });
