@@ -724,6 +724,17 @@ describe('documents of other countries and shapes', () => {
     expect(endsAddress('RESIT RASMI')).toBe(true);
   });
 
+  test("a shop's founding year over its name is neither the name's line nor the address's; a registration number before a name is none of it", () => {
+    const text = 'Since 1985\nCORNER BAKERY & CAFE\nNO 3, JALAN MERANTI 2,\n81300 SKUDAI, JOHOR\nTOTAL 45.00';
+    expect(endsAddress('Since 1985')).toBe(true);
+    expect(endsAddress('Est. 1990')).toBe(true);
+    const names = candidatesOf(text, 'company', RECEIPT_COLUMNS);
+    expect(names.find((c) => c.value === 'CORNER BAKERY & CAFE')!.features['party:wordy_rank']).toBe(1);
+    const addresses = candidatesOf(text, 'address', RECEIPT_COLUMNS);
+    expect(addresses.find((c) => c.value === 'NO 3, JALAN MERANTI 2, 81300 SKUDAI, JOHOR')!.features['addr:under_name']).toBe(1);
+    expect(valuesOf('(123456-A) CORNER TRADING SDN BHD\nNO 3, JALAN MERANTI 2,', 'company')).toContain('CORNER TRADING SDN BHD');
+  });
+
   test("a line in brackets under a name is an aside to it; a brand's owner is a candidate of its own", () => {
     const values = valuesOf('THE CORNER BAKERY\n(A Brand of Greenleaf Foods Sdn Bhd)\nNo. 5, Jalan Besar', 'company');
     expect(values).toContain('THE CORNER BAKERY');
@@ -735,6 +746,22 @@ describe('documents of other countries and shapes', () => {
     expect(candidatesOf('CREDIT NOTE\nKappa Tools Ltd, 14 Forge Lane, Sheffield S1 2AB\nCustomer: Delta Works Ltd', 'seller').map((c) => c.value)).toContain('Kappa Tools Ltd');
     const fields = documentFields(linesFromText('Greenleaf Traders Ltd\nTAX INVOICE\nTo: Riverbend Farms Ltd, 1 Market Street, Leeds LS1 1AA\nInvoice No  INV-001\nTotal  30.00'), INVOICE_COLUMNS);
     expect(fields.values.buyer).toBe('Riverbend Farms Ltd');
+  });
+
+  test("a number glued to its label, or under the document's title after a bare number sign, is the document's number", () => {
+    const numberOf = (text: string) => documentFields(linesFromText(text), INVOICE_COLUMNS).values.invoice_number;
+    expect(numberOf('Lumen Studio\nInvoice#1042\nTotal 12.00')).toBe('1042');
+    expect(numberOf('Lumen Studio\nInv. No.2024/118\nTotal 12.00')).toBe('2024/118');
+    expect(numberOf('FACTURA\nNúmero: A-2024-077\nTotal 12,00')).toBe('A-2024-077');
+    // A number sign under anything else names no document number.
+    expect(candidatesOf('Lumen Studio\nNo. 7, Harbour Road\nTotal 12.00', 'invoice_number').map((c) => c.value)).not.toContain('7,');
+  });
+
+  test("a plain-text sender's line of name, street and town names the issuer; a labelled name stops before its tax id", () => {
+    const sender = documentFields(linesFromText('Rechnung Nr. 44 vom 15.03.2024\nAnna Weber Design, Am Markt 3, 04109 Leipzig\nan: Lutz Bakery GmbH\nGesamtbetrag 450,00 EUR'), INVOICE_COLUMNS);
+    expect(sender.values.seller).toBe('Anna Weber Design');
+    const labelled = documentFields(linesFromText('FACTURA\nEmisor: Talleres Sol S.L. - CIF B12345678\nCliente: Hotel Luna S.A.\nTotal 1.210,00 €'), INVOICE_COLUMNS);
+    expect(labelled.values.seller).toBe('Talleres Sol S.L.');
   });
 
   test("a salutation alone over an addressee's block labels no party", () => {

@@ -188,10 +188,12 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
   layout.lines.forEach((line, i) => {
     const first = layout.segs[i]![0];
     if (!first || line.page !== firstPage || !isTop(first)) return;
-    // Small print may separate the parts by commas alone.
-    const separator = !layout.plain && line.size < medianSize * 0.85 && !SEPARATED.test(line.text) ? /\s*,\s*/ : SEPARATED;
-    const parts = line.text.split(separator).map((p) => p.trim()).filter(Boolean);
-    if (parts.length >= 3 && parts.slice(1).some((p) => POSTAL_LINE.test(p)) && nameLike(parts[0]!)) {
+    // Small print may separate the parts by commas alone, and so may plain text (sizes unknown) where
+    // a street follows the name ("Anna Weber Design, Am Markt 3, 04109 Leipzig").
+    const commas = !SEPARATED.test(line.text) && (layout.plain || line.size < medianSize * 0.85);
+    const parts = line.text.split(commas ? /\s*,\s*/ : SEPARATED).map((p) => p.trim()).filter(Boolean);
+    const streetNext = !commas || !layout.plain || (parts[1] !== undefined && STREET_LINE.test(parts[1]));
+    if (parts.length >= 3 && streetNext && parts.slice(1).some((p) => POSTAL_LINE.test(p)) && nameLike(parts[0]!)) {
       vendor.push({ value: parts[0]!, score: 0.8, line: i });
       senderLines.add(i);
     }
@@ -209,9 +211,9 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
       if (match < Math.max(MIN_LABEL, 0.75)) continue;
       // "From: ACME Billing <billing@acme.example>": the name, without its address or quotes.
       const full = pair.value.replace(/<[^<>]*@[^<>]*>/g, '').trim().replace(SALUTATION, '').replace(/^["'“”]+|["'“”]+$/g, '').trim();
-      // "To: Greenleaf Ltd, 1 Market Street, Leeds": the name before its address.
-      const [head, ...place] = full.split(/,\s*/);
-      const name = head && place.length && nameLike(head) && place.some((p) => POSTAL_LINE.test(p) || STREET_LINE.test(p)) ? head : full;
+      // "To: Greenleaf Ltd, 1 Market Street, Leeds", "Seller: Greenleaf S.L. - CIF B1234567": the name before its address or tax id.
+      const [head, ...place] = full.split(/,\s*|\s+[-–|·]\s+/);
+      const name = head && place.length && nameLike(head) && place.some((p) => POSTAL_LINE.test(p) || STREET_LINE.test(p) || issuerDetail(p)) ? head : full;
       if (nameLike(name)) list.push({ value: name, score: match * pair.placement, line: pair.line });
     }
     // "Name: ACME GmbH" in a section headed by the party's label ("Seller", then "Number:", "Name:").

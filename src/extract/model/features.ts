@@ -466,6 +466,8 @@ function cashRounding(out: ModelCandidate[]): void {
 }
 
 const NUMBER_SIGN = /(?:^|\s)(?:no\.?|nr\.?|n[°º]\.?|#|number|nummer|numéro|número|numero)\s*:?\s*(\S+(?:\s+\S+)?)/giu;
+/** A label ending in a number sign, its number glued to it. */
+const GLUED_ID = /^(\p{L}[\p{L}. ]{0,25}?(?:#|\b(?:no|nr)\.))\s*(\d\S*)/iu;
 const TITLE_WORDS = [...TITLES].filter((t) => !t.includes(' '));
 
 /**
@@ -541,10 +543,30 @@ function numberCandidates(ctx: Context): ModelCandidate[] {
     f['id:date_like'] = findDates(id, null).length ? 1 : 0;
     out.push({ value: id, line: pair.line, features: f });
   }
-  // "<title> Nr. 123", the title perhaps a compound ("Handelsrechnung") or followed by words.
+  // A label glued to its number ("Invoice#1042", "Inv. No.1042"), which no pair splits: read as a pair beside it.
+  layout.lines.forEach((line, i) => {
+    const m = GLUED_ID.exec(line.text.trim());
+    if (!m || layout.pairs.some((p) => p.line === i && p.label.trim() === m[1]!.trim())) return;
+    if (!conceptsOf(m[1]!).some((h) => h.concept === 'invoice_number' && h.score >= LABELLED)) return;
+    const id = pickId(m[2]!, 'invoice_number');
+    if (!id) return;
+    const f: Record<string, number> = {};
+    labelFeatures(ctx, f, m[1]!, '');
+    f['pair:placement'] = 1;
+    positionFeatures(ctx, f, i, layout.segs[i]?.[0]);
+    ruleFeatures(ctx, f, id);
+    f['id:letters'] = /\p{L}/u.test(id) ? 1 : 0;
+    f['id:length'] = Math.min(1, id.length / 20);
+    f['id:date_like'] = findDates(id, null).length ? 1 : 0;
+    out.push({ value: id, line: i, features: f });
+  });
+  // "<title> Nr. 123", the title perhaps a compound ("Handelsrechnung") or followed by words; or the
+  // number sign opening the line under the title ("FACTURA" over "Número: A-17").
   layout.lines.forEach((line, i) => {
     for (const m of line.text.matchAll(NUMBER_SIGN)) {
-      if (!titled(line.text.slice(Math.max(0, m.index! - 50), m.index!))) continue;
+      const before = line.text.slice(Math.max(0, m.index! - 50), m.index!);
+      const titleAbove = !before.trim() && i > 0 && layout.lines[i - 1]!.page === line.page && titleOnly(layout.lines[i - 1]!.text);
+      if (!titled(before) && !titleAbove) continue;
       const id = pickId(m[1]!, 'invoice_number');
       if (!id) continue;
       const f: Record<string, number> = { 'id:title': 1, 'id:sign': 1, 'id:letters': /\p{L}/u.test(id) ? 1 : 0, 'id:length': Math.min(1, id.length / 20) };
@@ -570,6 +592,8 @@ const LABELLED_NAME = /^[^:：\d]{2,30}[:：]\s*(\S.*)$/u;
 const DANGLING = /(?:[&+\-,]|\b(?:and|und|et|of|dan))\s*$/i;
 /** A registration number in brackets after a name ("(123456-A)", "[CO. NO. 1234-X]"); a shorter code is a document type ("Rechnung (380)"). */
 const TRAILING_ID = /\s*[([](?=[^()[\]]*\d{4})[^()[\]]*[)\]]?\s*$/;
+/** The same number printed before the name. */
+const LEADING_ID = /^\s*[([](?=[^()[\]]*\d{4})[^()[\]]*[)\]]\s*/;
 
 /** A business's registration number as registers write it: figures, then a check letter after a hyphen ("123456-A", "AB0123456-X"). */
 const BUSINESS_NUMBER = /(?:^|[\s:(])[A-Z]{0,3}\d{5,}-[A-Z]\)?$/;
@@ -649,7 +673,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
   const seen = new Set<string>();
   const firstPage = layout.lines[0]!.page;
   // The document's title above a name ("TAX INVOICE" over a shop's name) is no line before it: told once per line.
-  const titled = layout.lines.map((l) => titleOnly(l.text));
+  const titled = layout.lines.map((l) => titleOnly(l.text) || TAGLINE.test(l.text.trim()));
   /** `sources`: the printed texts this value is made of, whose verdicts by the rules it keeps (a name printed in pieces, a name without its registration number). */
   /** `marks`: what the value's shape says of it (a name without its number, lines joined). */
   const add = (printed: string, line: number, seg: Seg | undefined, sources: string[] = [], marks: Record<string, number> = {}) => {
@@ -729,6 +753,11 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const bare = text.replace(TRAILING_ID, '').trim();
     if (bare !== text && nameLike(bare) && /\p{L}{3}/u.test(bare)) {
       add(bare, i, row[0], [text, ...row.map((s) => s.text)], { 'party:without_id': 1 });
+    }
+    // A name after its registration number in brackets ("(123456-A) ACME SDN BHD"): the name alone.
+    const unprefixed = text.replace(LEADING_ID, '').trim();
+    if (unprefixed !== text && nameLike(unprefixed) && /\p{L}{3}/u.test(unprefixed)) {
+      add(unprefixed, i, row[0], [text], { 'party:without_id': 1 });
     }
     // A company's name with its registration number after it, labelled or bare but not bracketed
     // ("ACME SDN BHD CO NO: 123456-A"): the name, up to its legal form, alone.
@@ -823,6 +852,9 @@ const phoneLine = (t: string) => PHONE_LINE.test(t) && (t.match(/\d/g) ?? []).le
 const LABELLED_PHONE = /\p{L}{3,}\.?\s*:\s*(\+?[\d()]+(?:[\s./-]*[\d()]+)*)/gu;
 const labelledPhone = (t: string) => [...t.matchAll(LABELLED_PHONE)].some((m) => (m[1]!.match(/\d/g) ?? []).length >= 7);
 
+/** A shop's founding year over or under its name ("Since 1985", "Est. 1990", "Sejak 1975"): neither a name nor an address. */
+const TAGLINE = /^(?:since|est\.?|estd\.?|established|sejak|seit|depuis|desde|dal|sinds|od)\s+\d{4}\.?$/iu;
+
 /** A till's store or terminal number opening a line ("Store #1234", "ST# 0123 OP# 45"); a shop's unit number ("Shop 5,") is an address's. */
 const STORE_LINE = /^(?:store|outlet|branch|st|till|pos|terminal)\s*(?:#|no\.?:?)\s*\d+/i;
 
@@ -836,6 +868,7 @@ export function endsAddress(text: string): boolean {
     issuerDetail(t) ||
     REGISTRATION_LINE.test(t) ||
     STORE_LINE.test(t) ||
+    TAGLINE.test(t) ||
     labelledDetail(t) ||
     EMAIL_RE.test(t) ||
     URL_RE.test(t) ||
@@ -912,7 +945,7 @@ function addressCandidates(ctx: Context): ModelCandidate[] {
   const stop = layout.lines.map((l, i) => i >= n || l.page !== firstPage || (!labelled[i] && endsAddress(l.text)));
   const usable = (i: number) => !stop[i] && !hasLegalForm(text(i));
   // The issuer's name: the first line with a word, or the first with a legal form.
-  const wordy = layout.lines.findIndex((l) => /\p{L}{3}/u.test(l.text));
+  const wordy = layout.lines.findIndex((l) => /\p{L}{3}/u.test(l.text) && !TAGLINE.test(l.text.trim()));
   const legal = layout.lines.slice(0, n).findIndex((l) => hasLegalForm(l.text));
   const nameLine = legal >= 0 ? legal : wordy;
   const centredLine = (i: number) => {
