@@ -735,6 +735,30 @@ describe('documents of other countries and shapes', () => {
     expect(valuesOf('(123456-A) CORNER TRADING SDN BHD\nNO 3, JALAN MERANTI 2,', 'company')).toContain('CORNER TRADING SDN BHD');
   });
 
+  test("a date and time printed over a shop's name neither heads its block nor reads as an address above it", () => {
+    const text = '12/05/2018 10:11\nCORNER TRADING\nNO 12, JALAN BESAR,\n43000 KAJANG\nTOTAL 12.50';
+    const name = candidatesOf(text, 'company', RECEIPT_COLUMNS).find((c) => c.value === 'CORNER TRADING')!;
+    expect(name.features['party:after_address']).toBe(0);
+    expect(name.features['party:rule_vendor']).toBeGreaterThan(0);
+  });
+
+  test("a logo read as a sign before a name, and a copy's mark over it, are none of the name", () => {
+    expect(valuesOf('@ CORNER TRADING SDN BHD\nNO 12, JALAN BESAR,', 'company')).toContain('CORNER TRADING SDN BHD');
+    const marked = valuesOf('ORIGINAL\nCORNER TRADING\nNO 12, JALAN BESAR,', 'company');
+    expect(marked).toContain('CORNER TRADING');
+    expect(marked).not.toContain('ORIGINAL');
+    expect(marked).not.toContain('ORIGINAL CORNER TRADING');
+    const copy = candidatesOf('CUSTOMER COPY\nCORNER TRADING\nNO 12, JALAN BESAR,', 'company', RECEIPT_COLUMNS).find((c) => c.value === 'CORNER TRADING')!;
+    expect(copy.features['party:wordy_rank']).toBe(1);
+  });
+
+  test('a name and its address on one line give each alone; an address line opening with its street keeps it', () => {
+    const text = 'KEDAI RUNCIT CORNER NO 12, JALAN BESAR, 43000 KAJANG\nTEL: 03-12345678\nTOTAL 12.50';
+    expect(valuesOf(text, 'company')).toContain('KEDAI RUNCIT CORNER');
+    expect(valuesOf(text, 'address')).toContain('NO 12, JALAN BESAR, 43000 KAJANG');
+    expect(valuesOf('CORNER TRADING\nTAMAN MAWAR NO 3, 43000 KAJANG\nTOTAL 12.50', 'address')).toContain('TAMAN MAWAR NO 3, 43000 KAJANG');
+  });
+
   test("a line in brackets under a name is an aside to it; a brand's owner is a candidate of its own", () => {
     const values = valuesOf('THE CORNER BAKERY\n(A Brand of Greenleaf Foods Sdn Bhd)\nNo. 5, Jalan Besar', 'company');
     expect(values).toContain('THE CORNER BAKERY');

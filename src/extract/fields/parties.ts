@@ -246,7 +246,8 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
     // A letterhead's name is capitalised ("pdf" or "page" alone are not names).
     if (!nameLike(seg.text) || !/[\p{Lu}\d]/u.test(seg.text) || speck(seg)) continue;
     const block = blockOf.get(seg);
-    if (block && block.segs.find((s) => !speck(s)) !== seg) continue;
+    // The block's head is its first line of words: a date and time printed over a name head nothing.
+    if (block && block.segs.find((s) => !speck(s) && /\p{L}{2}/u.test(s.text)) !== seg) continue;
     const rest = block?.segs.slice(1).map((s) => s.text) ?? [];
     const addressBelow = rest.some((t) => POSTAL_LINE.test(t) || STREET_LINE.test(t));
     const contacts = rest.some(issuerDetail);

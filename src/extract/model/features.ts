@@ -13,7 +13,7 @@ import { ADDRESS_WORDS, CHANGE_GIVEN, COURTESY_PHRASES } from '../lexicon.data';
 import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
 import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
 import { hasLegalForm, issuerDetail, nameLike, partyCandidates, salutationOnly, titleOnly } from '../fields/parties';
-import { EMAIL_RE, escapeRe, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TITLES, URL_RE } from '../fields/values';
+import { EMAIL_RE, escapeRe, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TIME_RE, TITLES, URL_RE } from '../fields/values';
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 import { similarity } from '../learn/match';
 import { known } from '../thesaurus';
@@ -592,6 +592,8 @@ const LABELLED_NAME = /^[^:：\d]{2,30}[:：]\s*(\S.*)$/u;
 const DANGLING = /(?:[&+\-,]|\b(?:and|und|et|of|dan))\s*$/i;
 /** A registration number in brackets after a name ("(123456-A)", "[CO. NO. 1234-X]"); a shorter code is a document type ("Rechnung (380)"). */
 const TRAILING_ID = /\s*[([](?=[^()[\]]*\d{4})[^()[\]]*[)\]]?\s*$/;
+/** Where an address starts inside a line: a house, lot or unit number ("NO 12,", "LOT 5", "12-G, JALAN"). */
+const ADDRESS_START = /(?<=\S\s+)(?:(?:no|lot|unit|blk|block)\.?\s*:?\s*\d|\d+[\p{L}\d/-]*\s*,\s*\p{L})/iu;
 /** The same number printed before the name. */
 const LEADING_ID = /^\s*[([](?=[^()[\]]*\d{4})[^()[\]]*[)\]]\s*/;
 
@@ -657,8 +659,10 @@ const GREETED = /^(?:welcome\s+to|thank\s+you\s+for\s+(?:shopping|visiting|dinin
 /** A brand's line naming the company it belongs to. */
 const OWNER = /^\(?\s*(?:an?\s+)?(?:brand|member|division|subsidiary|company|unit)\s+of\s+(?:the\s+)?([^()]+?)\s*\)?\.?$/iu;
 
-/** Marks set around a name as decoration: stars, tildes, rules, hashes. */
-const DECORATION = /^[\s*~=#_+-]{2,}|[\s*~=#_+-]{2,}$|^[*~=#_+]\s*|\s*[*~=#_+]$/g;
+/** Marks set around a name as decoration: stars, tildes, rules, hashes, and a logo read as a sign ("@ ACME", "® ACME"). */
+const DECORATION = /^[\s*~=#_+-]{2,}|[\s*~=#_+-]{2,}$|^[*~=#_+@®©•|]\s*|\s*[*~=#_+®©•|]$/g;
+/** A copy's mark printed over a receipt ("ORIGINAL", "CUSTOMER COPY", "SALINAN"): no name, nor a line before one. */
+const COPY_MARK = /^(?:original|copy|duplicate|reprint(?:ed)?|re-?print|(?:customer|merchant|office|cardholder)(?:'s)?\s+copy|salinan(?:\s+pelanggan)?|cetak\s+ulang)\s*[.!]?$/iu;
 /** A store's number after its name ("ACME MART #0123", "ACME MART No. 12"). */
 const STORE_NUMBER = /\s+(?:#\s?|no\.?\s?)\d+$/i;
 
@@ -673,7 +677,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
   const seen = new Set<string>();
   const firstPage = layout.lines[0]!.page;
   // The document's title above a name ("TAX INVOICE" over a shop's name) is no line before it: told once per line.
-  const titled = layout.lines.map((l) => titleOnly(l.text) || TAGLINE.test(l.text.trim()));
+  const titled = layout.lines.map((l) => titleOnly(l.text) || TAGLINE.test(l.text.trim()) || COPY_MARK.test(l.text.trim()));
   /** `sources`: the printed texts this value is made of, whose verdicts by the rules it keeps (a name printed in pieces, a name without its registration number). */
   /** `marks`: what the value's shape says of it (a name without its number, lines joined). */
   const add = (printed: string, line: number, seg: Seg | undefined, sources: string[] = [], marks: Record<string, number> = {}) => {
@@ -682,7 +686,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const key = `${norm(value)}|${line}`;
     // A line holding a greeting is no party's name, whatever name it also holds ("Thank you for shopping at ACME"),
     // nor one wholly in brackets, an aside to a name (a branch, a brand's owner).
-    if (seen.has(key) || !value.trim() || COURTESY.test(value) || /^\(.*\)$/.test(value.trim())) return;
+    if (seen.has(key) || !value.trim() || COURTESY.test(value) || /^\(.*\)$/.test(value.trim()) || COPY_MARK.test(value.trim())) return;
     seen.add(key);
     const f: Record<string, number> = {};
     const { left, above } = seg ? labelsAt(layout, line, seg, '') : { left: '', above: '' };
@@ -717,7 +721,8 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const earlier = layout.lines.slice(0, line).filter((l, j) => l.page === firstPage && !titled[j]);
     // A shop's name heads its receipt: lines of words above it are rare, an address above it rarer.
     f['party:wordy_rank'] = 1 / (1 + earlier.filter((l) => /\p{L}{3}/u.test(l.text)).length);
-    f['party:after_address'] = earlier.some((l) => POSTAL_LINE.test(l.text) || STREET_LINE.test(l.text)) ? 1 : 0;
+    // A line of a date and a time ends in a figure as a street's line does, and is none.
+    f['party:after_address'] = earlier.some((l) => (POSTAL_LINE.test(l.text) || STREET_LINE.test(l.text)) && !TIME_RE.test(l.text) && !findDates(l.text, null).length) ? 1 : 0;
     f['party:title_word'] = /\p{L}{3}/u.test(value) && normalizeLabel(value).split(' ').some((w) => TITLES.has(w)) ? 1 : 0;
     const below = layout.lines.slice(line + 1, line + 5).map((l) => l.text);
     f['party:address_below'] = below.some((t) => POSTAL_LINE.test(t) || STREET_LINE.test(t)) ? 1 : 0;
@@ -754,6 +759,10 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     if (bare !== text && nameLike(bare) && /\p{L}{3}/u.test(bare)) {
       add(bare, i, row[0], [text, ...row.map((s) => s.text)], { 'party:without_id': 1 });
     }
+    // A name with its address after it on its line ("KEDAI ACME NO 12, JALAN BESAR, 43000 KAJANG"): the name alone.
+    const street = ADDRESS_START.exec(text);
+    const beforeStreet = street ? text.slice(0, street.index).replace(/[\s,;:-]+$/, '') : '';
+    if (beforeStreet && nameLike(beforeStreet) && addressSign(text.slice(street!.index))) add(beforeStreet, i, row[0], [text]);
     // A name after its registration number in brackets ("(123456-A) ACME SDN BHD"): the name alone.
     const unprefixed = text.replace(LEADING_ID, '').trim();
     if (unprefixed !== text && nameLike(unprefixed) && /\p{L}{3}/u.test(unprefixed)) {
@@ -799,7 +808,8 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const repeated = !!next && nextText.toLowerCase() === text.toLowerCase();
     // A line wholly in brackets under a name is an aside to it (a branch, "(A brand of ACME SDN BHD)"), none of it.
     const aside = /^\(.*\)$/.test(nextText);
-    if (next && next.page === firstPage && nameLike(text) && !aside && (nameLike(next.text) || legalOnly) && !issuerDetail(next.text) && !repeated) {
+    const marked = COPY_MARK.test(text) || COPY_MARK.test(nextText);
+    if (next && next.page === firstPage && nameLike(text) && !aside && !marked && (nameLike(next.text) || legalOnly) && !issuerDetail(next.text) && !repeated) {
       add(`${text} ${nextText}`, i, row[0], [text], { 'party:joined': 1 });
     }
     // The rest of a wrapped name followed by its registration number ("ACME" over "TRADING (123456-A)"); a line
@@ -920,6 +930,15 @@ function addressAfterLabel(text: string): { label: string; address: string } | n
   return top?.concept === 'address' && top.score >= LABELLED ? { label: colon[1]!.trim(), address } : null;
 }
 
+/** The address of a line that prints a name and then its address, when the name holds no word of an address. */
+function addressAfterName(text: string): string | null {
+  const start = ADDRESS_START.exec(text);
+  if (!start) return null;
+  const head = text.slice(0, start.index).replace(/[\s,;:-]+$/, '');
+  const tail = text.slice(start.index).trim();
+  return nameLike(head) && !addressSign(head) && !head.toLowerCase().split(/[^\p{L}]+/u).some((w) => ADDRESS_PARTS.has(w)) && addressSign(tail) ? tail : null;
+}
+
 /** The text of a line before its contact details, when that much reads as a part of an address and the rest ends it. */
 function addressHead(text: string): string | null {
   const detail = CONTACT.exec(text);
@@ -941,7 +960,9 @@ function addressCandidates(ctx: Context): ModelCandidate[] {
   const n = Math.min(layout.lines.length, ADDRESS_REACH);
   // An address after a label of its own ("Address: 12 Main Street"): the label is none of it, and no detail it stops before.
   const labelled = layout.lines.map((l) => addressAfterLabel(l.text));
-  const text = (i: number) => labelled[i]?.address ?? layout.lines[i]?.text.trim() ?? '';
+  // An address after a name on its line ("KEDAI ACME NO 12, JALAN BESAR"): the name is none of it.
+  const named = layout.lines.map((l) => addressAfterName(l.text));
+  const text = (i: number) => labelled[i]?.address ?? named[i] ?? layout.lines[i]?.text.trim() ?? '';
   const stop = layout.lines.map((l, i) => i >= n || l.page !== firstPage || (!labelled[i] && endsAddress(l.text)));
   const usable = (i: number) => !stop[i] && !hasLegalForm(text(i));
   // The issuer's name: the first line with a word, or the first with a legal form.
