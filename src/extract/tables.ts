@@ -21,7 +21,7 @@ export function cellText(cell: Cell): string {
   return String(cell).replace(/\s+/g, ' ').trim();
 }
 
-const NUMBER_LIKE = /^[\s$€£¥(+\-−]*\d[\d\s.,'%)]*[A-Z]{0,3}$/i;
+const NUMBER_LIKE = /^[\s$€£¥₹(+\-−]*\d[\d\s.,'%)]*(?:[A-Z]{0,3}|[$€£¥₹])$/i;
 const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/;
 
 /** A header cell: text that is not a number, date or amount; a year heads a column too. */
@@ -215,17 +215,26 @@ export function tableBody(candidate: TableCandidate, headerEnd: number, headerKe
   return { rows, hasGroups };
 }
 
+/** A cell of a percentage alone ("19 %", "20%"). */
+const PERCENT_ONLY = /^\s*\d+(?:[.,]\d+)?\s*%\s*$/;
+
 /** A cell that holds a number and nothing else (a sign, a currency, a percent). */
 const isNumberText = (cell: Cell) => typeof cell === 'number' || (typeof cell === 'string' && NUMBER_LIKE.test(cell.trim()));
 
 /**
- * The totals block under a table's items (net, tax, shipping, total): its last rows, each no more
- * than a label and an amount, are summary rows when one of them is labelled as a summary or every
- * label stands in a column where the items have numbers (totals set under the price column).
+ * The totals block under a table's items (net, tax, total): its last rows, each no more than a
+ * label and an amount, are summary rows from the first labelled as a summary on, or all of them
+ * when every label stands in a column where the items have numbers (totals set under the price
+ * column).
  */
 function markTotalsBlock(rows: TableRow[], typical: number): void {
   if (typical < 3) return;
-  const short = (r: TableRow) => filledCount(r.cells) <= 2 && r.cells.some((c) => isNumberText(c));
+  // A label spanning cells (repeated in each) is one, and a rate printed in a cell of its own
+  // ("VAT | 19 % | 112.86") is part of the label.
+  const short = (r: TableRow) => {
+    const texts = new Set(r.cells.filter((c) => !isEmpty(c)).map(cellText).filter((t) => !PERCENT_ONLY.test(t)));
+    return texts.size <= 2 && [...texts].some((t) => NUMBER_LIKE.test(t));
+  };
   let start = rows.length;
   while (start > 0 && short(rows[start - 1]!)) start--;
   const block = rows.slice(start);
@@ -234,7 +243,9 @@ function markTotalsBlock(rows: TableRow[], typical: number): void {
   const numberColumn = (j: number) => items.filter((r) => isNumberText(r.cells[j])).length >= items.length * 0.5;
   const labelColumn = (r: TableRow) => r.cells.findIndex((c) => !isEmpty(c) && !isNumberText(c));
   const outOfPlace = block.every((r) => labelColumn(r) >= 0 && numberColumn(labelColumn(r)));
-  if (outOfPlace || block.some((r) => r.summary)) for (const r of block) r.summary = true;
+  // From its first summary on: a discount or a delivery line above the subtotal is an item the net adds up.
+  const first = outOfPlace ? 0 : block.findIndex((r) => r.summary);
+  if (first >= 0) for (const r of block.slice(first)) r.summary = true;
 }
 
 function repeatedBelow(row: Cell[], next: Cell[] | undefined): boolean {

@@ -213,6 +213,15 @@ describe('line items', () => {
     expect(values(map([table(underPrices)])).map((v) => v.description)).toEqual(['Blue widget', 'Red gadget']);
     const labelled = [...body, ['Subtotal', '', '', '594.00'], ['VAT 19%', '', '', '112.86'], ['Total due', '', '', '706.86']];
     expect(values(map([table(labelled)])).map((v) => v.description)).toEqual(['Blue widget', 'Red gadget']);
+    // Amounts printed with their currency sign after them, and a rate in a cell of its own, as well.
+    const euros = [['Description', 'Qty', 'Unit price', 'Amount'], ['Blue widget', '3', '191,00 €', '573,00 €'], ['Red gadget', '2', '10,50 €', '21,00 €']];
+    const signed = [...euros, ['', 'Net', '', '594,00 €'], ['', 'plus VAT', '', '112,86 €'], ['', 'Total', '', '706,86 €']];
+    expect(values(map([table(signed)])).map((v) => v.description)).toEqual(['Blue widget', 'Red gadget']);
+    const rated = [...body, ['Subtotal', '', '', '594.00'], ['VAT', '', '19%', '112.86'], ['Total due', '', '', '706.86']];
+    expect(values(map([table(rated)])).map((v) => v.description)).toEqual(['Blue widget', 'Red gadget']);
+    // A label spanning the row's cells is one label; a discount above the subtotal is an item the net adds up.
+    const spanned = [...body, ['Discount 5%', '', '', '-29.70'], ['Subtotal', 'Subtotal', 'Subtotal', '564.30'], ['VAT 19%', 'VAT 19%', 'VAT 19%', '107.22'], ['Invoice amount', 'Invoice amount', 'Invoice amount', '671.52']];
+    expect(values(map([table(spanned)])).map((v) => v.description)).toEqual(['Blue widget', 'Red gadget', 'Discount 5%']);
     // A last line with a description and an amount of its own is an item.
     const shipping = [...body, ['Shipping', '', '', '9.90']];
     expect(values(map([table(shipping)])).map((v) => v.description)).toEqual(['Blue widget', 'Red gadget', 'Shipping']);
