@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import type { Column } from '../../src/domain/columns';
 import type { TextLine } from '../../src/extract/layout/page';
 import { documentFields, linesFromText, ruleFields } from '../../src/extract/fields';
-import { hasLegalForm, salutationOnly } from '../../src/extract/fields/parties';
+import { hasLegalForm, salutationOnly, sentFrom } from '../../src/extract/fields/parties';
 import { decode, learnedFields, roleOptions, type Option, type RoleOptions } from '../../src/extract/model';
 import { endsAddress, modelCandidates, recognisedAddress, roleOf, separatorLost, type Role } from '../../src/extract/model/features';
 import { probabilities, train, type RoleWeights } from '../../src/extract/model/logit';
@@ -786,6 +786,13 @@ describe('documents of other countries and shapes', () => {
     expect(sender.values.seller).toBe('Anna Weber Design');
     const labelled = documentFields(linesFromText('FACTURA\nEmisor: Talleres Sol S.L. - CIF B12345678\nCliente: Hotel Luna S.A.\nTotal 1.210,00 €'), INVOICE_COLUMNS);
     expect(labelled.values.seller).toBe('Talleres Sol S.L.');
+  });
+
+  test("a title naming its sender gives the sender's name", () => {
+    expect(documentFields(linesFromText('Receipt from Cloudnest Inc.\n$49.00 paid on May 3, 2024\nAmount paid $49.00'), INVOICE_COLUMNS).values.seller).toBe('Cloudnest Inc.');
+    expect(sentFrom('Rechnung von Nordlicht GmbH')).toBe('Nordlicht GmbH');
+    // Not a sentence that says where something comes from.
+    expect(sentFrom('Goods from our warehouse')).toBeNull();
   });
 
   test("a salutation alone over an addressee's block labels no party", () => {

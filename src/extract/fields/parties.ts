@@ -28,6 +28,12 @@ export const hasLegalForm = (text: string) => LEGAL_SHORT.test(text.trim()) || L
  */
 export const salutationOnly = (text: string) =>
   SALUTATION.exec(text.trim())?.[0].length === text.trim().length && !conceptsOf(text).some((h) => h.concept === 'customer' && h.score >= 0.8);
+const SENT_FROM = /^(.{3,40}?)\s+(?:from|von|de|da|van|od|dari)\s+(\S.*)$/iu;
+/** The sender a document's title names ("Receipt from ACME Inc.", "Rechnung von ACME GmbH"), or null. */
+export function sentFrom(text: string): string | null {
+  const m = SENT_FROM.exec(text.trim());
+  return m && titleOnly(m[1]!) && nameLike(m[2]!) ? m[2]!.trim() : null;
+}
 export const PAGE_MARK = /^(?:page|seite|pag\.?|página|pagina|strona|blad|p\.)\s*\d/iu;
 
 const TITLE_WORDS = [...TITLES].filter((t) => !t.includes(' ') && t.length >= 5);
@@ -258,7 +264,7 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
     if (seg.line === firstLine) score += 0.1;
     if (addressBelow) score += 0.1;
     if (contacts) score += 0.1;
-    vendor.push({ value: seg.text, score: Math.min(score, 0.95), line: seg.line });
+    vendor.push({ value: sentFrom(seg.text) ?? seg.text, score: Math.min(score, 0.95), line: seg.line });
   }
 
   // The company that signs a letter or e-mail: a legal-form name among its last lines.

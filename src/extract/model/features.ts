@@ -12,7 +12,7 @@ import { conceptsOf, normalizeLabel } from '../lexicon';
 import { ADDRESS_WORDS, CHANGE_GIVEN, COURTESY_PHRASES } from '../lexicon.data';
 import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
 import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
-import { hasLegalForm, issuerDetail, nameLike, partyCandidates, salutationOnly, titleOnly } from '../fields/parties';
+import { hasLegalForm, issuerDetail, nameLike, partyCandidates, salutationOnly, sentFrom, titleOnly } from '../fields/parties';
 import { EMAIL_RE, escapeRe, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TIME_RE, TITLES, URL_RE } from '../fields/values';
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 import { similarity } from '../learn/match';
@@ -795,6 +795,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // The company a brand belongs to ("(A brand of ACME FOODS SDN BHD)", "A member of ACME Group Ltd"): its name alone.
     const owner = OWNER.exec(text)?.[1]?.trim();
     if (owner && hasLegalForm(owner) && nameLike(owner)) add(owner, i, row[0], [text]);
+    // A document's title naming its sender ("Receipt from ACME Inc.", "Rechnung von ACME GmbH"): the name alone.
+    const sender = sentFrom(text);
+    if (sender) add(sender, i, row[0], [text]);
     // A shop's name in its greeting ("Welcome to ACME MART"): the name alone.
     const greeted = GREETED.exec(text)?.[1]?.trim().replace(/[!.]+$/, '');
     if (greeted && nameLike(greeted) && !COURTESY.test(greeted)) add(greeted, i, row[0]);
