@@ -18,7 +18,7 @@ import { ambiguousDate, coerce, fits, type ValueHints } from './coerce';
 import type { Cell, Reading, RecordGroup, SourceRecord, TableCandidate } from './document';
 import { documentFields, tableLines, type DocumentFields } from './fields';
 import { LEARNED_SCORE, learnedFields, pagesFromLines, type LearnedLayout } from './learn';
-import { dayFirstOf, localeDayOrder } from './dates';
+import { dayFirstOf, localeDayOrder, parseHumanDate } from './dates';
 import { documentLanguage } from './language';
 import type { TextLine } from './layout/page';
 import { conceptLevel, topConcept } from './lexicon';
@@ -57,9 +57,9 @@ function coerceFits(value: unknown, column: Column, hints: ValueHints): boolean 
 /** A check mark of a matrix (X, ✓, ●): true; its blanks are false. */
 const isMark = (v: unknown) => typeof v === 'string' && /^[xX✓✔☑●•■]$/.test(v.trim());
 
-/** Text values: mostly not numbers. */
-/** The share of values that are words rather than numbers. */
-const textShare = (values: unknown[]) => (values.length ? values.filter((v) => typeof v === 'string' && /\p{L}/u.test(v) && !/^[\d\s.,%$€£()+-]+$/.test(v)).length / values.length : 0);
+/** The share of values that are words rather than numbers or dates ("May 3, 2024" is a date, no text). */
+const textShare = (values: unknown[]) =>
+  values.length ? values.filter((v) => typeof v === 'string' && /\p{L}/u.test(v) && !/^[\d\s.,%$€£()+-]+$/.test(v) && !('value' in (parseHumanDate(v.trim(), false) ?? {}))).length / values.length : 0;
 
 /** Text values: mostly not numbers. */
 const textual = (values: unknown[]) => textShare(values) >= 0.6;

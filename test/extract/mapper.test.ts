@@ -227,6 +227,11 @@ describe('line items', () => {
     expect(values(map([table(shipping)])).map((v) => v.description)).toEqual(['Blue widget', 'Red gadget', 'Shipping']);
   });
 
+  test('dates are no text: a column of dates under a header naming something else does not fill a description', () => {
+    const grid = [['Amount paid', 'Date paid', 'Reference'], ['49.00', 'May 3, 2024', 'Pro plan'], ['12.00', 'June 3, 2024', 'Add-on']];
+    expect(values(map([table(grid)])).map((v) => v.description)).toEqual(['Pro plan', 'Add-on']);
+  });
+
   test('quantity × unit price = amount picks the columns when the header does not tell them', () => {
     const grid = [['Item', 'A', 'B', 'C'], ['Bolt', '12.50', '4', '50.00'], ['Nut', '2.00', '10', '20.00'], ['Washer', '0.10', '100', '10.00']];
     expect(values(map([table(grid)]))).toEqual([
