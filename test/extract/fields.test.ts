@@ -140,6 +140,13 @@ describe('dates told apart', () => {
 describe('amounts', () => {
   const columns = [col('net', 'Net amount', 'currency'), col('tax', 'Tax amount', 'currency'), col('total', 'Total', 'currency')];
 
+  test('a minus before the currency sign is the amount\'s ("-£189.00"); a range\'s hyphen between two figures is no sign', () => {
+    expect(findAmounts('Net: -£189.00').map((a) => a.value)).toEqual([-189]);
+    expect(findAmounts('Amount -€ 5,00').map((a) => a.value)).toEqual([-5]);
+    expect(findAmounts('Total $-5.00').map((a) => a.value)).toEqual([-5]);
+    expect(findAmounts('Price 12-£20').map((a) => a.value)).not.toContain(-20);
+  });
+
   test("an invoice without a currency mark takes the currency of its tax id's country or of the country it names", () => {
     const currency = (text: string) => documentFields(linesFromText(text), [col('total', 'Total', 'number'), col('currency', 'Currency', 'string')]).values.currency;
     expect(currency('INVOICE\nAcme Tools Ltd\nVAT Reg: GB 987 6543 21\nSub Total 220.00\nVAT 44.00\nInvoice Total 264.00')).toBe('GBP');

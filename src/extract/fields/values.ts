@@ -17,7 +17,7 @@ export interface FoundAmount {
 export const SYMBOLS = 'US\\$|R\\$|[$€£¥₹₩₽₺₪]';
 /** An amount; after dot leaders ("Total ....... 6.48") too, but not after a lone full stop (the decimals of "1.50"). */
 export const AMOUNT_RE = new RegExp(
-  `(?<![\\p{L}\\d,/-])(?<!(?:^|[^.])\\.)((?:${SYMBOLS}|(?:${LETTER_SIGN_SOURCE})\\.?|[A-Z]{3})\\s?)?([-−]\\s?|\\()?(\\d{1,3}(?:[.,'’\\u00a0\\u202f ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)(\\))?(\\s?(?:${SYMBOLS}|[A-Z]{3}))?(-(?!\\d))?(?![\\d%]|\\s?%|[.,]\\d|[./-]\\d)`,
+  `(?<![\\p{L}\\d,/-])(?<!(?:^|[^.])\\.)([-−](?=\\s?(?:${SYMBOLS})))?((?:${SYMBOLS}|(?:${LETTER_SIGN_SOURCE})\\.?|[A-Z]{3})\\s?)?([-−]\\s?|\\()?(\\d{1,3}(?:[.,'’\\u00a0\\u202f ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)(\\))?(\\s?(?:${SYMBOLS}|[A-Z]{3}))?(-(?!\\d))?(?![\\d%]|\\s?%|[.,]\\d|[./-]\\d)`,
   'gu',
 );
 
@@ -27,17 +27,19 @@ export function findAmounts(text: string, dates: FoundDate[] = findDates(text, n
     const start = m.index!;
     const end = start + m[0].length;
     if (dates.some((d) => start < d.end && end > d.start)) continue;
+    // A sign before the currency ("-£189.00") is the amount's.
+    const [, lead, pre, sign, digits, close, post, trail] = m;
     // Three capitals that are no currency ("VAT 19.00") are a word before the amount, not its code.
-    const fakePrefix = !!m[1] && /^[A-Z]{3}/.test(m[1]) && !currencyIn(m[1]);
-    const fakeSuffix = !!m[5] && /[A-Z]{3}/.test(m[5]) && !currencyIn(m[5]);
-    const prefix = fakePrefix ? '' : (m[1] ?? '');
-    const suffix = fakeSuffix ? '' : (m[5] ?? '');
-    const raw = `${prefix}${m[2] ?? ''}${m[3]}${m[4] ?? ''}${suffix}${m[6] ?? ''}`.trim();
+    const fakePrefix = !!pre && /^[A-Z]{3}/.test(pre) && !currencyIn(pre);
+    const fakeSuffix = !!post && /[A-Z]{3}/.test(post) && !currencyIn(post);
+    const prefix = fakePrefix ? '' : (pre ?? '');
+    const suffix = fakeSuffix ? '' : (post ?? '');
+    const raw = `${lead ?? ''}${prefix}${sign ?? ''}${digits}${close ?? ''}${suffix}${trail ?? ''}`.trim();
     const currency = prefix || suffix ? currencyIn(`${prefix} ${suffix}`) : null;
     const parsed = parseHumanNumber(raw);
     const value = parsed && 'value' in parsed ? parsed.value : parsed?.guess;
     if (value === undefined) continue;
-    out.push({ start: start + (fakePrefix ? m[1]!.length : 0), end: end - (fakeSuffix ? m[5]!.length : 0), raw, value, money: /[.,]\d{1,2}$/.test(m[3]!) || currency !== null, currency });
+    out.push({ start: start + (fakePrefix ? pre!.length : 0), end: end - (fakeSuffix ? post!.length : 0), raw, value, money: /[.,]\d{1,2}$/.test(digits!) || currency !== null, currency });
   }
   return out;
 }

@@ -6,6 +6,7 @@
  * wrapped cells, and lines set apart or written "label: value" are its notes, kept in the item but
  * out of its cells.
  */
+import { conceptsOf } from '../lexicon';
 import { headerGrid, rowCells, columnIndex, type Column } from './cells';
 import { isNumeric, type LayoutTable } from './grid';
 import { median, type Line } from './lines';
@@ -151,6 +152,30 @@ export function groupItems(columns: Column[], lines: Line[], size: number): Arra
   return items.map(({ cells: c, notes }) => ({ cells: c, notes }));
 }
 
+/** The document's amounts a totals line under the items names ("Net: -189.00", "VAT @ 20%: 37.80"). */
+const TOTALS = new Set(['net_amount', 'subtotal', 'tax_amount', 'total', 'amount_due']);
+
+/** A line right of the first column written "label: amount" with a label of the totals: the items end above it. */
+function totalsLine(line: Line, first: Column): boolean {
+  const label = LABELLED.exec(line.text)?.[0].replace(/[:：]$/, '');
+  const hit = label ? conceptsOf(label)[0] : undefined;
+  return line.segments[0]!.x0 >= first.x1 && !!hit && TOTALS.has(hit.concept) && hit.score >= 0.8;
+}
+
+/**
+ * The header's lines among those in its zone: from the one nearest the rule or band upwards while
+ * they stand close together, never a form's line ("Customer: ACME") printed above the table.
+ */
+function labelsOver(zone: Line[]): Line[] {
+  const out: Line[] = [];
+  for (const line of [...zone].sort((a, b) => b.y0 - a.y0)) {
+    const below = out[0];
+    if (LABELLED.test(line.text) || (below && below.y0 - line.y1 > line.size * WRAP_GAP)) break;
+    out.unshift(line);
+  }
+  return out;
+}
+
 /**
  * The table under a drawn header: its header lines, then the lines below while they stay within
  * its width, close together, and are not a heading.
@@ -160,7 +185,7 @@ export function itemTable(page: Page, lines: Line[], header: DrawnHeader): { tab
   const left = columns[0]!.x0;
   const right = columns[columns.length - 1]!.x1;
   const within = (l: Line) => l.x0 >= left - 4 && l.x1 <= right + 4;
-  const headLines = lines.filter((l) => within(l) && (l.y0 + l.y1) / 2 >= header.top && (l.y0 + l.y1) / 2 <= header.bottom);
+  const headLines = labelsOver(lines.filter((l) => within(l) && (l.y0 + l.y1) / 2 >= header.top && (l.y0 + l.y1) / 2 <= header.bottom));
   const size = median(headLines.map((l) => l.size)) || 10;
   const body: Line[] = [];
   for (const line of lines.filter((l) => (l.y0 + l.y1) / 2 > header.bottom)) {
@@ -171,7 +196,7 @@ export function itemTable(page: Page, lines: Line[], header: DrawnHeader): { tab
     const first = line.segments[0]!;
     if (body.length && first.x0 + line.size * 0.5 < columns[0]!.x1 && first.x1 > columns[0]!.x1 + (columns[0]!.x1 - columns[0]!.x0) * 0.5) break;
     const heading = line.segments.length === 1 && (line.size > bodySize * 1.15 || (line.bold && body.length > 0 && !body.some((l) => l.bold)));
-    if (heading) break;
+    if (heading || (body.length && totalsLine(line, columns[0]!))) break;
     body.push(line);
   }
   const items = groupItems(columns, body, size);
@@ -183,7 +208,8 @@ export function itemTable(page: Page, lines: Line[], header: DrawnHeader): { tab
   const grid = [...head.map((r) => [...r, '']), ...items.map((i) => [...i.cells, i.notes.join(' ')])];
   const regular = items.filter((i) => i.cells.filter(Boolean).length >= columns.length * 0.5).length / items.length;
   const all = [...headLines, ...body];
-  const area = { x0: left, y0: Math.min(header.top, ...all.map((l) => l.y0)), x1: right, y1: Math.max(...all.map((l) => l.y1)) };
+  // From the header's own lines down: the lines of the zone above them (a form's) stay the document's.
+  const area = { x0: left, y0: Math.min(...all.map((l) => l.y0)), x1: right, y1: Math.max(...all.map((l) => l.y1)) };
   return {
     table: {
       page: page.number, area, grid, headerRows: head.length,

@@ -101,6 +101,33 @@ describe('item tables under a drawn header', () => {
     ]);
   });
 
+  test("a form's lines above a rule-drawn header stay the document's; a totals line under the items ends them", async () => {
+    const result = await read([
+      (d) => {
+        d.text('Credit note number: CN-17', 50, 60);
+        d.text('Customer: Whitby Dental Practice', 50, 74);
+        CELLS.forEach(([x0, x1], k) => {
+          d.text(LABELS[k]!, x0 + 3, 104);
+          d.line(x0, 118, k + 1 < CELLS.length ? CELLS[k + 1]![0] : x1, 118);
+        });
+        line(d, 124, ['1', 'Blue widget', '3', '191.00', '19%', '573.00']);
+        line(d, 140, ['2', 'Red gadget', '2', '10.50', '19%', '21.00']);
+        d.text('Net: 594.00', 480, 165);
+        d.text('VAT 19%: 112.86', 460, 179);
+      },
+    ]);
+    const table = result.tables.find((t) => t.grid[0]![1] === 'Description');
+    expect(table?.grid).toEqual([
+      [...LABELS, ''],
+      ['1', 'Blue widget', '3', '191.00', '19%', '573.00', ''],
+      ['2', 'Red gadget', '2', '10.50', '19%', '21.00', ''],
+    ]);
+    const free = result.lines.map((l) => l.text);
+    expect(free).toContain('Credit note number: CN-17');
+    expect(free).toContain('Customer: Whitby Dental Practice');
+    expect(free).toContain('Net: 594.00');
+  });
+
   test('the item table continued on the next page under the same band is one table, notes on one page or not', async () => {
     const result = await read([
       (d) => {
