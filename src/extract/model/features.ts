@@ -526,7 +526,14 @@ function numberCandidates(ctx: Context): ModelCandidate[] {
   const { layout } = ctx;
   const out: ModelCandidate[] = [];
   const ids = FAMILIES.id!;
-  for (const pair of layout.pairs) {
+  // A label glued to its number ("Invoice#1042", "Inv. No.1042"), which no pair splits, is read as a pair beside it.
+  const glued = layout.lines.flatMap((line, i) => {
+    const m = GLUED_ID.exec(line.text.trim());
+    if (!m || layout.pairs.some((p) => p.line === i && p.label.trim() === m[1]!.trim())) return [];
+    if (!conceptsOf(m[1]!).some((h) => h.concept === 'invoice_number' && h.score >= LABELLED)) return [];
+    return [{ label: m[1]!, value: m[2]!, line: i, seg: layout.segs[i]?.[0], placement: 1 }];
+  });
+  for (const pair of [...layout.pairs, ...glued]) {
     // Only labelled identifiers: a figure in a table cell or an address is no document number.
     const title = titled(pair.label);
     if (!title && labelMatch(ctx.want, pair.label) < 0.5 && !conceptsOf(pair.label).some((h) => ids.includes(h.concept) && h.concept !== 'item_number' && h.score >= 0.6)) continue;
@@ -543,23 +550,6 @@ function numberCandidates(ctx: Context): ModelCandidate[] {
     f['id:date_like'] = findDates(id, null).length ? 1 : 0;
     out.push({ value: id, line: pair.line, features: f });
   }
-  // A label glued to its number ("Invoice#1042", "Inv. No.1042"), which no pair splits: read as a pair beside it.
-  layout.lines.forEach((line, i) => {
-    const m = GLUED_ID.exec(line.text.trim());
-    if (!m || layout.pairs.some((p) => p.line === i && p.label.trim() === m[1]!.trim())) return;
-    if (!conceptsOf(m[1]!).some((h) => h.concept === 'invoice_number' && h.score >= LABELLED)) return;
-    const id = pickId(m[2]!, 'invoice_number');
-    if (!id) return;
-    const f: Record<string, number> = {};
-    labelFeatures(ctx, f, m[1]!, '');
-    f['pair:placement'] = 1;
-    positionFeatures(ctx, f, i, layout.segs[i]?.[0]);
-    ruleFeatures(ctx, f, id);
-    f['id:letters'] = /\p{L}/u.test(id) ? 1 : 0;
-    f['id:length'] = Math.min(1, id.length / 20);
-    f['id:date_like'] = findDates(id, null).length ? 1 : 0;
-    out.push({ value: id, line: i, features: f });
-  });
   // "<title> Nr. 123", the title perhaps a compound ("Handelsrechnung") or followed by words; or the
   // number sign opening the line under the title ("FACTURA" over "Número: A-17").
   layout.lines.forEach((line, i) => {
@@ -656,6 +646,9 @@ const COURTESY = new RegExp(`(?<![\\p{L}])(?:${COURTESY_PHRASES.map((p) => escap
 /** A greeting naming the shop: the name after it. */
 const GREETED = /^(?:welcome\s+to|thank\s+you\s+for\s+(?:shopping|visiting|dining)\s+(?:at|with)|willkommen\s+(?:bei|im)|bienvenue\s+(?:chez|à)|bienvenido\s+a|benvenuti\s+(?:da|a)|welkom\s+bij|witamy\s+w)\s+(.+)$/iu;
 
+/** A line wholly in brackets. */
+const BRACKETED = /^\(.*\)$/;
+
 /** A brand's line naming the company it belongs to. */
 const OWNER = /^\(?\s*(?:an?\s+)?(?:brand|member|division|subsidiary|company|unit)\s+of\s+(?:the\s+)?([^()]+?)\s*\)?\.?$/iu;
 
@@ -686,7 +679,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const key = `${norm(value)}|${line}`;
     // A line holding a greeting is no party's name, whatever name it also holds ("Thank you for shopping at ACME"),
     // nor one wholly in brackets, an aside to a name (a branch, a brand's owner).
-    if (seen.has(key) || !value.trim() || COURTESY.test(value) || /^\(.*\)$/.test(value.trim()) || COPY_MARK.test(value.trim())) return;
+    if (seen.has(key) || !value.trim() || COURTESY.test(value) || BRACKETED.test(value.trim()) || COPY_MARK.test(value.trim())) return;
     seen.add(key);
     const f: Record<string, number> = {};
     const { left, above } = seg ? labelsAt(layout, line, seg, '') : { left: '', above: '' };
@@ -760,9 +753,8 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
       add(bare, i, row[0], [text, ...row.map((s) => s.text)], { 'party:without_id': 1 });
     }
     // A name with its address after it on its line ("KEDAI ACME NO 12, JALAN BESAR, 43000 KAJANG"): the name alone.
-    const street = ADDRESS_START.exec(text);
-    const beforeStreet = street ? text.slice(0, street.index).replace(/[\s,;:-]+$/, '') : '';
-    if (beforeStreet && nameLike(beforeStreet) && addressSign(text.slice(street!.index))) add(beforeStreet, i, row[0], [text]);
+    const withAddress = nameAndAddress(text);
+    if (withAddress) add(withAddress.name, i, row[0], [text]);
     // A name after its registration number in brackets ("(123456-A) ACME SDN BHD"): the name alone.
     const unprefixed = text.replace(LEADING_ID, '').trim();
     if (unprefixed !== text && nameLike(unprefixed) && /\p{L}{3}/u.test(unprefixed)) {
@@ -810,7 +802,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // A name printed twice (a logo's lettering over the name) is one name, not one wrapped onto two lines.
     const repeated = !!next && nextText.toLowerCase() === text.toLowerCase();
     // A line wholly in brackets under a name is an aside to it (a branch, "(A brand of ACME SDN BHD)"), none of it.
-    const aside = /^\(.*\)$/.test(nextText);
+    const aside = BRACKETED.test(nextText);
     const marked = COPY_MARK.test(text) || COPY_MARK.test(nextText);
     if (next && next.page === firstPage && nameLike(text) && !aside && !marked && (nameLike(next.text) || legalOnly) && !issuerDetail(next.text) && !repeated) {
       add(`${text} ${nextText}`, i, row[0], [text], { 'party:joined': 1 });
@@ -933,13 +925,14 @@ function addressAfterLabel(text: string): { label: string; address: string } | n
   return top?.concept === 'address' && top.score >= LABELLED ? { label: colon[1]!.trim(), address } : null;
 }
 
-/** The address of a line that prints a name and then its address, when the name holds no word of an address. */
-function addressAfterName(text: string): string | null {
+/** A line that prints a name and then its address ("KEDAI ACME NO 12, JALAN BESAR"), when the name holds no word of an address: both. */
+function nameAndAddress(text: string): { name: string; address: string } | null {
   const start = ADDRESS_START.exec(text);
   if (!start) return null;
-  const head = text.slice(0, start.index).replace(/[\s,;:-]+$/, '');
-  const tail = text.slice(start.index).trim();
-  return nameLike(head) && !addressSign(head) && !head.toLowerCase().split(/[^\p{L}]+/u).some((w) => ADDRESS_PARTS.has(w)) && addressSign(tail) ? tail : null;
+  const name = text.slice(0, start.index).replace(/[\s,;:-]+$/, '');
+  const address = text.slice(start.index).trim();
+  const fits = nameLike(name) && !addressSign(name) && !name.toLowerCase().split(/[^\p{L}]+/u).some((w) => ADDRESS_PARTS.has(w)) && addressSign(address);
+  return fits ? { name, address } : null;
 }
 
 /** The text of a line before its contact details, when that much reads as a part of an address and the rest ends it. */
@@ -964,7 +957,7 @@ function addressCandidates(ctx: Context): ModelCandidate[] {
   // An address after a label of its own ("Address: 12 Main Street"): the label is none of it, and no detail it stops before.
   const labelled = layout.lines.map((l) => addressAfterLabel(l.text));
   // An address after a name on its line ("KEDAI ACME NO 12, JALAN BESAR"): the name is none of it.
-  const named = layout.lines.map((l) => addressAfterName(l.text));
+  const named = layout.lines.map((l) => nameAndAddress(l.text)?.address);
   const text = (i: number) => labelled[i]?.address ?? named[i] ?? layout.lines[i]?.text.trim() ?? '';
   const stop = layout.lines.map((l, i) => i >= n || l.page !== firstPage || (!labelled[i] && endsAddress(l.text)));
   const usable = (i: number) => !stop[i] && !hasLegalForm(text(i));
