@@ -742,6 +742,15 @@ describe('documents of other countries and shapes', () => {
     expect(name.features['party:rule_vendor']).toBeGreaterThan(0);
   });
 
+  test("notices printed over a shop's name (a sentence, an exclamation, a request before a colon) do not count as lines of words above it", () => {
+    const text = ['Goods sold are not returnable.', 'For feedback, please call:', '*REDEEM POINTS BEFORE EXPIRY!*', 'Corner Cash & Carry Sdn.Bhd.', 'NO 12, JALAN BESAR,'].join('\n');
+    const name = candidatesOf(text, 'company', RECEIPT_COLUMNS).find((c) => c.value === 'Corner Cash & Carry Sdn.Bhd.')!;
+    expect(name.features['party:wordy_rank']).toBe(1);
+    // A line of words that is no notice still counts.
+    const below = candidatesOf('CORNER TRADING\nCorner Cash & Carry Sdn.Bhd.\nNO 12, JALAN BESAR,', 'company', RECEIPT_COLUMNS).find((c) => c.value === 'Corner Cash & Carry Sdn.Bhd.')!;
+    expect(below.features['party:wordy_rank']).toBe(0.5);
+  });
+
   test("a logo read as a sign before a name, and a copy's mark over it, are none of the name", () => {
     expect(valuesOf('@ CORNER TRADING SDN BHD\nNO 12, JALAN BESAR,', 'company')).toContain('CORNER TRADING SDN BHD');
     const marked = valuesOf('ORIGINAL\nCORNER TRADING\nNO 12, JALAN BESAR,', 'company');

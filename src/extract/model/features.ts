@@ -646,6 +646,9 @@ const COURTESY = new RegExp(`(?<![\\p{L}])(?:${COURTESY_PHRASES.map((p) => escap
 /** A greeting naming the shop: the name after it. */
 const GREETED = /^(?:welcome\s+to|thank\s+you\s+for\s+(?:shopping|visiting|dining)\s+(?:at|with)|willkommen\s+(?:bei|im)|bienvenue\s+(?:chez|à)|bienvenido\s+a|benvenuti\s+(?:da|a)|welkom\s+bij|witamy\s+w)\s+(.+)$/iu;
 
+/** A line of a notice (a sentence, an exclamation, a request before a colon), not a name: "Goods sold are not returnable." */
+const notice = (text: string) => !hasLegalForm(text) && /[!:]\W*$|\p{Ll}{2}\.\s*$/u.test(text.trim());
+
 /** A line wholly in brackets. */
 const BRACKETED = /^\(.*\)$/;
 
@@ -713,7 +716,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     f['party:cut'] = cut ? 1 : 0;
     const earlier = layout.lines.slice(0, line).filter((l, j) => l.page === firstPage && !titled[j]);
     // A shop's name heads its receipt: lines of words above it are rare, an address above it rarer.
-    f['party:wordy_rank'] = 1 / (1 + earlier.filter((l) => /\p{L}{3}/u.test(l.text)).length);
+    f['party:wordy_rank'] = 1 / (1 + earlier.filter((l) => /\p{L}{3}/u.test(l.text) && !COURTESY.test(l.text) && !notice(l.text)).length);
     // A line of a date and a time ends in a figure as a street's line does, and is none.
     f['party:after_address'] = earlier.some((l) => (POSTAL_LINE.test(l.text) || STREET_LINE.test(l.text)) && !TIME_RE.test(l.text) && !findDates(l.text, null).length) ? 1 : 0;
     f['party:title_word'] = /\p{L}{3}/u.test(value) && normalizeLabel(value).split(' ').some((w) => TITLES.has(w)) ? 1 : 0;
