@@ -4,6 +4,7 @@
  * runs of spaces.
  */
 import type { RecordGroup, SourceRecord, TableCandidate } from './document';
+import { isNumeric } from './layout/grid';
 import { conceptsOf } from './lexicon';
 import { findHeaderRow } from './tables';
 
@@ -98,7 +99,6 @@ function rowsOf(lines: string[]): string[][] {
 
 // ---------------------------------------------------------------- item lists set with single spaces
 
-const NUMBER = /^[-(]?[$€£¥]?\d[\d.,']*%?\)?$/;
 /** A header's label names a column this surely. */
 const NAMED = 0.6;
 
@@ -106,9 +106,9 @@ const NAMED = 0.6;
 function itemShape(line: string): { lead: string[]; words: string; trail: string[] } | null {
   const tokens = line.trim().split(/\s+/);
   let lead = 0;
-  while (lead < tokens.length && NUMBER.test(tokens[lead]!)) lead++;
+  while (lead < tokens.length && isNumeric(tokens[lead]!)) lead++;
   let end = tokens.length;
-  while (end > lead && NUMBER.test(tokens[end - 1]!)) end--;
+  while (end > lead && isNumeric(tokens[end - 1]!)) end--;
   if (end === lead || end === tokens.length) return null;
   return { lead: tokens.slice(0, lead), words: tokens.slice(lead, end).join(' '), trail: tokens.slice(end) };
 }

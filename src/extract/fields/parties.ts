@@ -56,6 +56,27 @@ const PROSE = new Set(PROSE_WORDS);
 /** Two words of sentences ("are", "not", "please", "your"): a notice, not a name. */
 const prose = (text: string) => new Set(text.toLowerCase().split(/[^\p{L}]+/u).filter((w) => PROSE.has(w))).size >= 2;
 
+/**
+ * A line of a notice, not a name: an exclamation ("Redeem your points before they expire!"), two
+ * words of sentences, or a sentence (a full stop after a lowercase word, most words lowercase).
+ */
+export function noticeLike(text: string): boolean {
+  const t = text.trim();
+  if (/\p{L}{2}\W*!\W*$/u.test(t) || prose(t)) return true;
+  const words = t.split(/\s+/);
+  const lower = words.filter((w) => /^\p{Ll}/u.test(w)).length;
+  return /\p{Ll}{2}[.!?]$/u.test(t) && lower >= 2 && lower * 2 >= words.length;
+}
+
+/**
+ * A name before its address or a detail of its own on one line, set off by a comma or a dash ("ACME
+ * Ltd, 1 Market Street, Leeds", "ACME S.L. - CIF B1234567"): the name alone, else null.
+ */
+export function nameBeforeAddress(text: string): string | null {
+  const [head, ...rest] = text.trim().split(/,\s*|\s+[-–|·]\s+/);
+  return head && rest.length && nameLike(head) && rest.some((p) => POSTAL_LINE.test(p) || STREET_LINE.test(p) || issuerDetail(p)) ? head : null;
+}
+
 /** Words a name runs to at most: without a legal form, and with one. */
 const MAX_NAME_WORDS = 8;
 const MAX_NAME_WORDS_REGISTERED = 12;
@@ -71,11 +92,7 @@ export function nameLike(text: string): boolean {
   // A company's registered name may run longer before its legal form; a sender's line (name, street
   // and town in one) holds figures.
   if (/[,;:]$/.test(t) || t.split(/\s+/).length > (hasLegalForm(t) && !/\d/.test(t) ? MAX_NAME_WORDS_REGISTERED : MAX_NAME_WORDS)) return false;
-  // An exclamation ("Redeem your points before they expire!") or a sentence of a notice is no name.
-  if (/\p{L}{2}\W*!\W*$/u.test(t) || prose(t)) return false;
-  // A sentence: ends in a full stop after a lowercase word, and most of its words are lowercase.
-  const lower = t.split(/\s+/).filter((w) => /^\p{Ll}/u.test(w)).length;
-  if (/\p{Ll}{2}[.!?]$/u.test(t) && lower >= 2 && lower * 2 >= t.split(/\s+/).length) return false;
+  if (noticeLike(t)) return false;
   // An addressee's title alone ("Herrn", "Mr.") opens the name on the line under it; it is none.
   if (SALUTATION.test(t) && !/\p{L}{2}/u.test(t.replace(SALUTATION, ''))) return false;
   // A legal form alone ("GmbH" set apart on its line) is the end of a name, not one.
@@ -217,9 +234,8 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
       if (match < Math.max(MIN_LABEL, 0.75)) continue;
       // "From: ACME Billing <billing@acme.example>": the name, without its address or quotes.
       const full = pair.value.replace(/<[^<>]*@[^<>]*>/g, '').trim().replace(SALUTATION, '').replace(/^["'“”]+|["'“”]+$/g, '').trim();
-      // "To: Greenleaf Ltd, 1 Market Street, Leeds", "Seller: Greenleaf S.L. - CIF B1234567": the name before its address or tax id.
-      const [head, ...place] = full.split(/,\s*|\s+[-–|·]\s+/);
-      const name = head && place.length && nameLike(head) && place.some((p) => POSTAL_LINE.test(p) || STREET_LINE.test(p) || issuerDetail(p)) ? head : full;
+      // "To: Greenleaf Ltd, 1 Market Street, Leeds": the name before its address or tax id.
+      const name = nameBeforeAddress(full) ?? full;
       if (nameLike(name)) list.push({ value: name, score: match * pair.placement, line: pair.line });
     }
     // "Name: ACME GmbH" in a section headed by the party's label ("Seller", then "Number:", "Name:").

@@ -12,7 +12,7 @@ import { conceptsOf, normalizeLabel } from '../lexicon';
 import { ADDRESS_WORDS, CHANGE_GIVEN, COURTESY_PHRASES } from '../lexicon.data';
 import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
 import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
-import { hasLegalForm, issuerDetail, nameLike, partyCandidates, salutationOnly, sentFrom, titleOnly } from '../fields/parties';
+import { hasLegalForm, issuerDetail, nameBeforeAddress, nameLike, noticeLike, partyCandidates, salutationOnly, sentFrom, titleOnly } from '../fields/parties';
 import { EMAIL_RE, escapeRe, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TIME_RE, TITLES, URL_RE } from '../fields/values';
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 import { similarity } from '../learn/match';
@@ -646,9 +646,6 @@ const COURTESY = new RegExp(`(?<![\\p{L}])(?:${COURTESY_PHRASES.map((p) => escap
 /** A greeting naming the shop: the name after it. */
 const GREETED = /^(?:welcome\s+to|thank\s+you\s+for\s+(?:shopping|visiting|dining)\s+(?:at|with)|willkommen\s+(?:bei|im)|bienvenue\s+(?:chez|à)|bienvenido\s+a|benvenuti\s+(?:da|a)|welkom\s+bij|witamy\s+w)\s+(.+)$/iu;
 
-/** A line of a notice (a sentence, an exclamation, a request before a colon), not a name: "Goods sold are not returnable." */
-const notice = (text: string) => !hasLegalForm(text) && /[!:]\W*$|\p{Ll}{2}\.\s*$/u.test(text.trim());
-
 /** A line wholly in brackets. */
 const BRACKETED = /^\(.*\)$/;
 
@@ -716,7 +713,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     f['party:cut'] = cut ? 1 : 0;
     const earlier = layout.lines.slice(0, line).filter((l, j) => l.page === firstPage && !titled[j]);
     // A shop's name heads its receipt: lines of words above it are rare, an address above it rarer.
-    f['party:wordy_rank'] = 1 / (1 + earlier.filter((l) => /\p{L}{3}/u.test(l.text) && !COURTESY.test(l.text) && !notice(l.text)).length);
+    f['party:wordy_rank'] = 1 / (1 + earlier.filter((l) => /\p{L}{3}/u.test(l.text) && !COURTESY.test(l.text) && !noticeLike(l.text) && !/[:：]\s*$/.test(l.text)).length);
     // A line of a date and a time ends in a figure as a street's line does, and is none.
     f['party:after_address'] = earlier.some((l) => (POSTAL_LINE.test(l.text) || STREET_LINE.test(l.text)) && !TIME_RE.test(l.text) && !findDates(l.text, null).length) ? 1 : 0;
     f['party:title_word'] = /\p{L}{3}/u.test(value) && normalizeLabel(value).split(' ').some((w) => TITLES.has(w)) ? 1 : 0;
@@ -777,9 +774,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // A company's name after a label of its own ("Operated by: ACME SDN BHD"): the name alone.
     const labelled = LABELLED_NAME.exec(text)?.[1]?.trim();
     if (labelled && hasLegalForm(labelled) && nameLike(labelled)) add(labelled, i, row[0], [text]);
-    // Its address after it on the line, labelled or not ("From: ACME Ltd, 8 Mill Lane, Leeds"): the name before the first comma.
-    const [named, ...place] = (labelled ?? text).split(/,\s*/);
-    if (named && place.length && hasLegalForm(named) && nameLike(named) && addressSign(place.join(', '))) add(named, i, row[0], [text]);
+    // Its address after it on the line, labelled or not ("From: ACME Ltd, 8 Mill Lane, Leeds"): the name alone.
+    const named = nameBeforeAddress(labelled ?? text);
+    if (named && hasLegalForm(named)) add(named, i, row[0], [text]);
     // A company's name with its telephone or tax number after it on its line ("ACME SDN BHD  Tel: 03-1234567",
     // "ACME SDN BHD (123456-A) GST: 001234567890"): the name alone.
     const detail = CONTACT.exec(text);
