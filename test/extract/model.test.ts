@@ -144,6 +144,49 @@ describe('candidate features', () => {
     expect(greeted.some((v) => /welcome/i.test(v))).toBe(false);
   });
 
+  test('a name after its registration number, labelled or bare, is a candidate alone; a town after its postal code is none', () => {
+    const labelled = candidatesOf('CO. REG: 123456-A ACME TRADING SDN BHD\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(labelled).toContain('ACME TRADING SDN BHD');
+    const bare = candidatesOf('AB0123456-X CORNER HARDWARE\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(bare).toContain('CORNER HARDWARE');
+    const town = candidatesOf('CORNER HARDWARE\n12 Market Road\n54321 SPRING FIELD', 'seller').map((c) => c.value);
+    expect(town).not.toContain('SPRING FIELD');
+  });
+
+  test('a name wrapped before its legal form and an unbracketed registration number is joined without the number', () => {
+    const values = candidatesOf('ACME HOLDINGS\nBERHAD 123456-A\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(values).toContain('ACME HOLDINGS BERHAD');
+    // A label before the number is no legal form: nothing is joined to the name.
+    const labelled = candidatesOf('ACME HOLDINGS\nCompany No: 123456-A\n12 Market Road', 'seller').map((c) => c.value);
+    expect(labelled.some((v) => /company/i.test(v))).toBe(false);
+  });
+
+  test('a name with a date, time, telephone number or title run onto its line is a candidate alone', () => {
+    for (const line of ['CORNER CAFE 18/03/2018', '18-03-2018 10:22 CORNER CAFE', 'CORNER CAFE 03-1234 5678', 'CORNER CAFE Tel 012-3456789', 'CORNER CAFE TAX INVOICE', 'OFFICIAL RECEIPT CORNER CAFE']) {
+      expect(candidatesOf(`${line}\n12 Market Road\n54321 Springfield`, 'seller').map((c) => c.value)).toContain('CORNER CAFE');
+    }
+    // A short number after a name is part of it, not a telephone's.
+    expect(candidatesOf('CORNER CAFE 2\n12 Market Road', 'seller').map((c) => c.value)).not.toContain('CORNER CAFE');
+  });
+
+  test("a shop's name before its tax or telephone number is a candidate alone without a legal form; a branch after a name too", () => {
+    const taxed = candidatesOf('CORNER GIFT SHOP GST REG NO: 001234567890\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(taxed).toContain('CORNER GIFT SHOP');
+    // Without a number after it, a word of a notice before "invoice" is no name.
+    const notice = candidatesOf('Keep the invoice for returns\nCORNER GIFT SHOP\n12 Market Road', 'seller').map((c) => c.value);
+    expect(notice).not.toContain('Keep the');
+    const branch = candidatesOf('CORNER MART (CITY CENTRE)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(branch).toEqual(expect.arrayContaining(['CORNER MART (CITY CENTRE)', 'CORNER MART']));
+    // A branch named by its estate reads as an address: the name alone is still a candidate.
+    const estate = candidatesOf('CORNER MART (TAMAN JAYA)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(estate).toContain('CORNER MART');
+    const dashed = candidatesOf('CORNER MART - SPRINGFIELD\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(dashed).toContain('CORNER MART');
+    // A short mark in brackets is part of a name ("(M)" for a country), not a branch.
+    const marked = candidatesOf('ACME (M)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(marked).not.toContain('ACME');
+  });
+
   test('a name wrapped onto three lines before its legal form is a candidate; three names stacked are not one', () => {
     const values = candidatesOf('ACME\nHARDWARE TRADING\nSDN BHD (123456-A)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
     expect(values).toContain('ACME HARDWARE TRADING SDN BHD');

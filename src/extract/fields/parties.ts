@@ -22,6 +22,8 @@ export const LEGAL_SHORT = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, ''
 export const LEGAL_LONG = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').length > 2), 'iu', true);
 
 export const hasLegalForm = (text: string) => LEGAL_SHORT.test(text.trim()) || LEGAL_LONG.test(text.trim());
+/** A legal form alone ("GmbH", "SDN BHD" set apart on its line): the end of a name, not one. */
+export const legalFormOnly = (text: string) => hasLegalForm(text) && !/\p{L}{2}/u.test(text.trim().replace(LEGAL_LONG, ' ').replace(LEGAL_SHORT, ' '));
 /**
  * A salutation alone on its line, no colon after it ("Firma", "Herrn"): the head of an addressee's
  * block, no label of the issuer; one that labels the customer ("To", "Attn") stays that label.
@@ -95,8 +97,7 @@ export function nameLike(text: string): boolean {
   if (noticeLike(t)) return false;
   // An addressee's title alone ("Herrn", "Mr.") opens the name on the line under it; it is none.
   if (SALUTATION.test(t) && !/\p{L}{2}/u.test(t.replace(SALUTATION, ''))) return false;
-  // A legal form alone ("GmbH" set apart on its line) is the end of a name, not one.
-  if (hasLegalForm(t) && !/\p{L}{2}/u.test(t.replace(LEGAL_LONG, ' ').replace(LEGAL_SHORT, ' '))) return false;
+  if (legalFormOnly(t)) return false;
   if (TITLES.has(normalizeLabel(t)) || titleOnly(t) || isLabelLike(t) || LABEL_COLON.test(t) || PAGE_MARK.test(t)) return false;
   // Words that all belong to field labels ("Adresse de livraison", "N° TVA client") are a label;
   // a name may hold one such word ("Café du Port") but not only those.

@@ -12,7 +12,7 @@ import { conceptsOf, normalizeLabel } from '../lexicon';
 import { ADDRESS_WORDS, CHANGE_GIVEN, COURTESY_PHRASES } from '../lexicon.data';
 import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
 import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
-import { hasLegalForm, issuerDetail, nameBeforeAddress, nameLike, noticeLike, partyCandidates, salutationOnly, sentFrom, titleOnly } from '../fields/parties';
+import { hasLegalForm, issuerDetail, legalFormOnly, nameBeforeAddress, nameLike, noticeLike, partyCandidates, salutationOnly, sentFrom, titleOnly } from '../fields/parties';
 import { EMAIL_RE, escapeRe, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TIME_RE, TITLES, URL_RE } from '../fields/values';
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 import { similarity } from '../learn/match';
@@ -607,6 +607,70 @@ function registeredName(text: string): string | null {
   return null;
 }
 
+/** The name after its registration number on its line, labelled or bare ("CO. REG: 123456-A ACME SDN BHD"): null when the line is no such. */
+function nameAfterRegistration(text: string): string | null {
+  const words = text.trim().split(/\s+/);
+  for (let k = 1; k < words.length; k++) {
+    const head = words.slice(0, k).join(' ');
+    const tail = words.slice(k).join(' ');
+    // A number of a register's shape, not a postal code before a town ("43300 SERI KEMBANGAN").
+    if (BUSINESS_NUMBER.test(head) && REGISTRATION_LINE.test(head) && /\p{L}{3}/u.test(tail) && nameLike(tail)) return tail;
+  }
+  return null;
+}
+
+/**
+ * A line without the registration number after it: in brackets, or bare after a legal form alone
+ * ("SDN BHD (123456-A)", "BERHAD 123456-A"), either of which ends a name.
+ */
+function withoutNumber(text: string): string {
+  const bare = text.trim().replace(TRAILING_ID, '').trim();
+  const legal = bare.replace(/\s+[A-Z]{0,3}\d{5,}-[A-Z]$/, '');
+  return legal !== bare && legalFormOnly(legal) ? legal : bare;
+}
+
+/**
+ * An aside after a name on its line: a branch or place in brackets without figures
+ * ("ACME MART (TAMAN JAYA)"), or the rest after a spaced dash ("ACME MART - KAJANG").
+ */
+const TRAILING_ASIDE = /\s*\((?=[^()]*\p{L}{3})[^()\d]+\)$|\s+[-–—]\s+[^-–—]+$/u;
+
+/** A time of day opening or closing a line. */
+const EDGE_TIME = /^(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?(?!\S)\s*|\s*(?<!\S)(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?$/i;
+/** A telephone number closing a line, perhaps labelled ("03-1234 5678", "Tel 012-3456789"). */
+const EDGE_PHONE = /\s+(?:(?:tel|phone|hp|h\/p)\.?\s*:?\s*)?\+?[\d(][\d\s()./-]{5,}\d$/i;
+
+/**
+ * A name with what a recogniser runs onto its line from beside it: a date or time before or after
+ * it, a telephone number after it, the document's title before or after it ("ACME CAFE 03-1234 5678",
+ * "12/03/2018 ACME CAFE", "ACME CAFE TAX INVOICE"). The name alone; null when nothing was cut or the
+ * rest is no name.
+ */
+function nameCore(text: string): string | null {
+  let t = text.trim();
+  for (let pass = 0; pass < 4; pass++) {
+    const before = t;
+    const dates = findDates(t, null);
+    const [first, last] = [dates[0], dates.at(-1)];
+    if (last && !t.slice(last.end).trim()) t = t.slice(0, last.start).trim();
+    else if (first && !t.slice(0, first.start).trim()) t = t.slice(first.end).trim();
+    t = t.replace(EDGE_TIME, '').trim();
+    const phone = EDGE_PHONE.exec(t);
+    if (phone && (phone[0].match(/\d/g)?.length ?? 0) >= 7) t = t.slice(0, phone.index).trim();
+    // A title after a name is one of the lexicon's as it stands; before it, it may be qualified ("OFFICIAL RECEIPT").
+    const words = t.split(/\s+/);
+    for (let k = Math.min(3, words.length - 1); k >= 1; k--) {
+      if (TITLES.has(normalizeLabel(words.slice(-k).join(' ')))) t = words.slice(0, -k).join(' ');
+      else if (titleOnly(words.slice(0, k).join(' '))) t = words.slice(k).join(' ');
+      else continue;
+      break;
+    }
+    if (t === before) break;
+  }
+  t = t.replace(/^[\s,;:|/-]+|[\s,;:|/-]+$/g, '');
+  return t !== text.trim() && /\p{L}{3}/u.test(t) && nameLike(t) ? t : null;
+}
+
 /** Pieces of one name are set at most this many type heights apart (characters in plain text); columns side by side, further. */
 const PIECE_GAP = 2;
 const PLAIN_PIECE_GAP = 6;
@@ -760,12 +824,21 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     if (unprefixed !== text && nameLike(unprefixed) && /\p{L}{3}/u.test(unprefixed)) {
       add(unprefixed, i, row[0], [text], { 'party:without_id': 1 });
     }
+    // The same number unbracketed, labelled or bare ("CO. REG: 123456-A ACME SDN BHD"): the name alone.
+    const afterNumber = nameAfterRegistration(text);
+    if (afterNumber) add(afterNumber, i, row[0], [text], { 'party:without_id': 1, 'party:after_number': 1 });
+    // A name with a branch or place set after it ("ACME MART (TAMAN JAYA)", "ACME MART - KAJANG"): the name alone too.
+    const unaside = text.replace(TRAILING_ASIDE, '').trim();
+    if (unaside !== text && /\p{L}{3}/u.test(unaside) && nameLike(unaside)) add(unaside, i, row[0], [text], { 'party:without_aside': 1 });
     // A company's name with its registration number after it, labelled or bare but not bracketed
     // ("ACME SDN BHD CO NO: 123456-A"): the name, up to its legal form, alone.
     const registered = registeredName(text);
     if (registered && nameLike(registered)) {
       add(registered, i, row[0], [text], { 'party:without_id': 1 });
     }
+    // A name with a date, time, telephone number or title run onto its line: the name alone.
+    const core = nameCore(text);
+    if (core) add(core, i, row[0], [text]);
     // A store's name with its number ("ACME MART #0123"): the name alone.
     const unnumbered = text.replace(STORE_NUMBER, '');
     if (unnumbered !== text && /\p{L}{3}/u.test(unnumbered) && nameLike(unnumbered)) {
@@ -783,6 +856,8 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const head = detail ? text.slice(0, detail.index).replace(/\s*[([][^)\]]*$/, '').replace(/[\s,;:|/-]+$/, '').replace(TRAILING_ID, '').trim() : '';
     if (head && !registered && hasLegalForm(head) && nameLike(head)) {
       add(head, i, row[0], [text], { 'party:without_id': 1 });
+    } else if (head && !registered && /\p{L}{3}/u.test(head) && nameLike(head) && (text.slice(detail!.index).match(/\d/g)?.length ?? 0) >= 6) {
+      add(head, i, row[0], [text], { 'party:without_id': 1 });
     }
     // The company a brand belongs to ("(A brand of ACME FOODS SDN BHD)", "A member of ACME Group Ltd"): its name alone.
     const owner = OWNER.exec(text)?.[1]?.trim();
@@ -796,7 +871,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const next = layout.lines[i + 1];
     // The next line without a registration number after it ("SDN BHD (123456-A)" ends a name too).
     const nextText = next ? next.text.trim() : '';
-    const nextBare = nextText.replace(TRAILING_ID, '').trim();
+    const nextBare = withoutNumber(nextText);
     // A legal form set apart on the next line ends the name ("ACME TRADING" over "SDN BHD").
     const legalOnly = !!next && hasLegalForm(nextBare) && !nameLike(nextBare) && !/\d/.test(nextBare) && nextBare.length <= 20;
     // A name printed twice (a logo's lettering over the name) is one name, not one wrapped onto two lines.
@@ -814,7 +889,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     }
     // A name wrapped onto three lines, the last its legal form alone ("ACME" / "TRADING" / "SDN BHD").
     const third = layout.lines[i + 2];
-    const thirdBare = third ? third.text.trim().replace(TRAILING_ID, '').trim() : '';
+    const thirdBare = third ? withoutNumber(third.text) : '';
     if (next && third && third.page === firstPage && !repeated && nameLike(text) && nameLike(nextText) && !hasLegalForm(`${text} ${nextText}`) && hasLegalForm(thirdBare) && !nameLike(thirdBare) && !/\d/.test(thirdBare) && thirdBare.length <= 20 && ![nextText, third.text].some(issuerDetail)) {
       add(`${text} ${nextText} ${thirdBare}`, i, row[0], [text], { 'party:joined': 1, ...(thirdBare !== third.text.trim() ? { 'party:without_id': 1 } : {}) });
     }
