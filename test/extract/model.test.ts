@@ -481,6 +481,17 @@ describe('the conditional logit', () => {
 });
 
 describe('learned fields in a document', () => {
+  test('one name printed two ways is one option, written the likeliest way', () => {
+    const { layout, wants, result } = ruleFields(linesFromText('ACME TRADING SDN. BHD.\n12 Market Road\n54321 Springfield\nThank you\nAcme Trading Sdn Bhd'), INVOICE_COLUMNS);
+    // A model that prefers lines further down: the second way is the likelier.
+    const lower: RoleWeights = { names: ['party:line_rank'], mean: [0], scale: [1], weights: [-5], none: -10, threshold: 0, presence: 1 };
+    const seller = roleOptions(layout, wants, result, { seller: lower }).find((r) => r.role === 'seller')!;
+    const both = seller.options.filter((o) => /^acme trading sdn\.? bhd\.?$/i.test(o.value));
+    expect(both).toHaveLength(1);
+    expect(both[0]!.value).toBe('Acme Trading Sdn Bhd');
+    expect(both[0]!.lines).toHaveLength(2);
+  });
+
   test('a small invoice: values, probabilities and a row confidence', () => {
     const text = [
       'Acme Tools GmbH',

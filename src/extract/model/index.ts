@@ -86,6 +86,8 @@ export function roleOptions(
     const p = scored.p.map((x) => x / kept);
     const none = scored.none / kept;
     const byKey = new Map<string, Option>();
+    // One value printed in several ways ("ACME SDN. BHD." and "ACME SDN BHD") is written as its likeliest way.
+    const bestWay = new Map<string, number>();
     candidates.forEach((c, i) => {
       if (c.ruledOut) return;
       const key = keyOf(role, c);
@@ -93,7 +95,14 @@ export function roleOptions(
       if (seen) {
         seen.p += p[i]!;
         if (!seen.lines.includes(c.line)) seen.lines.push(c.line);
-      } else byKey.set(key, { value: c.value, p: p[i]!, line: c.line, lines: [c.line], amount: c.amount });
+        if (p[i]! > bestWay.get(key)!) {
+          bestWay.set(key, p[i]!);
+          Object.assign(seen, { value: c.value, line: c.line, amount: c.amount });
+        }
+      } else {
+        byKey.set(key, { value: c.value, p: p[i]!, line: c.line, lines: [c.line], amount: c.amount });
+        bestWay.set(key, p[i]!);
+      }
     });
     const options = [...byKey.values()].sort((a, b) => b.p - a.p || a.line - b.line);
     out.push({ want, role, options, none, model, candidates, scan });
