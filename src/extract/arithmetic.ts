@@ -86,3 +86,27 @@ export function arithmeticColumns(
     ? { quantity: best.a, price: best.b, amount: best.amount, share: best.share }
     : { quantity: best.b, price: best.a, amount: best.amount, share: best.share };
 }
+
+/**
+ * The column (key of `values`) that runs as a balance: each row's number the one above it plus or
+ * minus another number of the row, on at least MIN_AGREEMENT of the steps and MIN_ROWS of them (a
+ * statement's or a ledger's balance). Its rows are entries of an account, not items; null when no
+ * column runs so.
+ */
+export function runningBalance(values: Array<{ key: string; values: unknown[] }>, hints: ValueHints): string | null {
+  const numbers = values.map((f) => ({ key: f.key, n: f.values.map((v) => numberOf(v, hints)) }));
+  for (const balance of numbers) {
+    let steps = 0;
+    let explained = 0;
+    for (let i = 1; i < balance.n.length; i++) {
+      const [before, after] = [balance.n[i - 1], balance.n[i]];
+      if (before === null || before === undefined || after === null || after === undefined) continue;
+      steps++;
+      const step = Math.abs(after - before);
+      if (step < 0.005) continue;
+      if (numbers.some((f) => f !== balance && f.n[i] !== null && f.n[i] !== undefined && Math.abs(Math.abs(f.n[i]!) - step) < 0.011)) explained++;
+    }
+    if (explained >= MIN_ROWS && explained / steps >= MIN_AGREEMENT) return balance.key;
+  }
+  return null;
+}

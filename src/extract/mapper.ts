@@ -12,7 +12,7 @@ import type { Column } from '../domain/columns';
 import type { Strictness } from '../domain/tables';
 import { roundTo } from '../lib/decimal';
 import { weightedMeans } from '../lib/means';
-import { agreement, arithmeticColumns, itemRoles, MIN_AGREEMENT, type ItemRoles } from './arithmetic';
+import { agreement, arithmeticColumns, itemRoles, MIN_AGREEMENT, runningBalance, type ItemRoles } from './arithmetic';
 import { assignMax } from './assign';
 import { ambiguousDate, coerce, fits, type ValueHints } from './coerce';
 import type { Cell, Reading, RecordGroup, SourceRecord, TableCandidate } from './document';
@@ -251,6 +251,8 @@ interface Plan {
   agreement?: number;
   /** The columns ask for items and the table shows neither quantities nor unit prices. */
   itemless?: boolean;
+  /** Its rows are an account's entries, one column their running balance (see `runningBalance`): no items. */
+  ledger?: boolean;
 }
 
 const GROUP_KEY = '\u0000group';
@@ -341,7 +343,7 @@ function planTable(candidate: TableCandidate, columns: Column[], includeSummarie
   const rows = includeSummaries ? body.rows : body.rows.filter((r) => !r.summary);
   if (rows.length === 0) return null;
   const fields = fieldsOfRows(best.labels, rows, body.hasGroups);
-  const { matches, agreement, itemless } = withArithmetic(columns, fields, matchFields(columns, fields, tableHints), tableHints);
+  const { matches, agreement, itemless, ledger } = withArithmetic(columns, fields, matchFields(columns, fields, tableHints), tableHints);
   // A table whose header names none of the columns is another table, whatever its values look like.
   const labelled = best.labels.some(Boolean);
   const named = matches.some((m) => (m.named ?? 0) >= MIN_SCORE);
@@ -359,6 +361,7 @@ function planTable(candidate: TableCandidate, columns: Column[], includeSummarie
     quality: candidate.quality ?? 1,
     agreement,
     itemless,
+    ledger,
   };
 }
 
@@ -373,11 +376,17 @@ const ARITHMETIC_RANK = 0.1;
  * do not multiply out are likely not items at all (a statement, a specification read as items).
  */
 function arithmeticSureness(plan: Plan): number {
+  if (plan.ledger) return LEDGER_SURENESS;
   if (plan.agreement !== undefined) return 0.5 + 0.5 * Math.min(1, plan.agreement / MIN_AGREEMENT);
   if (plan.itemless === undefined) return 1;
   return plan.itemless ? ITEMLESS_SURENESS : UNCHECKED_SURENESS;
 }
 
+/**
+ * Entries of an account (a bank statement's, a ledger's lines, a running balance beside them) asked
+ * for as items: a document of another kind, whose rows a strict or balanced table does not take.
+ */
+const LEDGER_SURENESS = 0.4;
 /** Rows of a table that shows neither quantities nor unit prices are items only perhaps (a statement's lines). */
 const ITEMLESS_SURENESS = 0.75;
 /** Items whose arithmetic cannot be checked (one of quantity, price, amount missing) are less sure than items that multiply out. */
@@ -393,11 +402,11 @@ const STRONG_NAME = 0.9;
  * where it holds, over what names and value types alone chose; `agreement` says how well it holds
  * for the columns finally chosen.
  */
-function withArithmetic(columns: Column[], fields: Field[], matches: FieldMatch[], hints: ValueHints): Pick<Plan, 'matches' | 'agreement' | 'itemless'> {
+function withArithmetic(columns: Column[], fields: Field[], matches: FieldMatch[], hints: ValueHints): Pick<Plan, 'matches' | 'agreement' | 'itemless' | 'ledger'> {
   const roles = itemRoles(columns);
   if (!roles) return { matches };
-  const byColumn = new Map(matches.map((m) => [m.column.id, m]));
   const sample = fields.filter((f) => !f.group).map((f) => ({ key: f.key, values: spread(f.values, 200) }));
+  const byColumn = new Map(matches.map((m) => [m.column.id, m]));
   // Of the two factors, the one a header named the quantity keeps it.
   const named = (c: Column) => (nameOf(byColumn.get(c.id)) >= MIN_SCORE ? byColumn.get(c.id)!.field : undefined);
   const found = arithmeticColumns(sample, hints, { quantity: named(roles.quantity), price: named(roles.price) });
@@ -406,6 +415,10 @@ function withArithmetic(columns: Column[], fields: Field[], matches: FieldMatch[
     // (no header names it) is only some number column of another kind of table.
     const rows = fields[0]?.values.length ?? 0;
     const kept = rows >= 2 ? matches.filter((m) => !((m.column === roles.quantity || m.column === roles.price) && nameOf(m) < MIN_SCORE)) : matches;
+    // A column running as a balance makes the rows an account's entries (a statement, a ledger): the
+    // balance is no line's amount, quantity or price.
+    const balance = runningBalance(sample, hints);
+    if (balance) return { matches: kept.filter((m) => !(m.field === balance && (m.column === roles.quantity || m.column === roles.price || m.column === roles.amount))), ledger: true };
     const itemless = !kept.some((m) => m.column === roles.quantity || m.column === roles.price);
     return { matches: kept, agreement: current(roles, new Map(kept.map((m) => [m.column.id, m])), sample, hints), itemless };
   }

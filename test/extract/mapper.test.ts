@@ -264,4 +264,23 @@ describe('line items', () => {
     const statement = map([table([['Date', 'Description', 'Amount', 'Balance'], ['2026-03-01', 'Card payment', '-40.00', '1,210.00'], ['2026-03-02', 'Transfer in', '500.00', '1,710.00']])]);
     expect(Math.max(...statement.map((r) => r.confidence))).toBeLessThan(sure * 0.9);
   });
+
+  test("a running balance makes a table an account's entries: the balance is no line amount, and a balanced table does not take the rows", () => {
+    const cols = [col('description', 'Description'), col('qty', 'Quantity', 'number'), col('price', 'Unit price', 'currency'), col('total', 'Line total', 'currency')];
+    const statement = table([
+      ['Date', 'Description', 'Paid out', 'Paid in', 'Balance'],
+      ['02 Mar 2026', 'Card payment', '40.00', '', '1,210.00'],
+      ['05 Mar 2026', 'Salary', '', '2,100.00', '3,310.00'],
+      ['09 Mar 2026', 'Direct debit', '95.50', '', '3,214.50'],
+      ['15 Mar 2026', 'Transfer to savings', '500.00', '', '2,714.50'],
+    ]);
+    const rows = mapDocument({ tables: [statement], groups: [] }, cols, 'flexible');
+    expect(values(rows).map((v) => v.description)).toEqual(['Card payment', 'Salary', 'Direct debit', 'Transfer to savings']);
+    expect(rows.every((r) => r.values.total === undefined && r.values.qty === undefined && r.values.price === undefined)).toBe(true);
+    expect(documentFit(rows)!).toBeLessThan(0.45);
+    // Items at one price whose quantities rise by one step like a balance, but multiply out: items.
+    const items = mapDocument({ tables: [table([['Description', 'Qty', 'Price', 'Total'], ['Bolt', '1', '10.00', '10.00'], ['Nut', '2', '10.00', '20.00'], ['Washer', '3', '10.00', '30.00']])], groups: [] }, cols, 'flexible');
+    expect(values(items).map((v) => v.total)).toEqual([10, 20, 30]);
+    expect(documentFit(items)!).toBeGreaterThan(0.7);
+  });
 });

@@ -173,6 +173,37 @@ describe('extract into a table', () => {
     }
   });
 
+  test("a bank statement (entries beside a running balance) fits no invoice line-item table: balanced says why, flexible takes descriptions only", async () => {
+    const entries = [
+      ['02 Mar 2026', 'Card payment', '40.00', '', '1,210.00'],
+      ['05 Mar 2026', 'Salary', '', '2,100.00', '3,310.00'],
+      ['09 Mar 2026', 'Direct debit', '95.50', '', '3,214.50'],
+      ['15 Mar 2026', 'Transfer to savings', '500.00', '', '2,714.50'],
+      ['28 Mar 2026', 'Card payment', '62.30', '', '2,652.20'],
+    ];
+    const html = `<html><body><h1>Statement of account</h1><p>Period 1 March 2026 to 31 March 2026</p><table>
+      <tr><th>Date</th><th>Description</th><th>Paid out</th><th>Paid in</th><th>Balance</th></tr>
+      ${entries.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n')}</table></body></html>`;
+    const columns = [
+      { id: 'description', name: 'Description', type: 'string' },
+      { id: 'quantity', name: 'Quantity', type: 'number' },
+      { id: 'unit_price', name: 'Unit price', type: 'currency' },
+      { id: 'line_total', name: 'Line total', type: 'currency' },
+    ];
+    const run = async (strictness: string) => {
+      const table = (await app.request('POST', `${P}/tables`, { body: { name: `Items ${strictness}`, columns_json: columns, strictness } })).body.id;
+      const reply = (await app.request('POST', `${P}/tables/${table}/extract`, { raw: form([['statement.html', html, 'text/html']]) })).body;
+      return { reply, rows: await rows(app, table) };
+    };
+    const balanced = await run('balanced');
+    expect(balanced.reply.total_rows).toBe(0);
+    expect(balanced.reply.files[0].status).toBe('failed');
+    expect(balanced.reply.files[0].error).toContain('the document does not fit the table');
+    // Flexible takes every document: the entries' descriptions, no balance read as a line total, marked for review.
+    const flexible = await run('flexible');
+    expect(flexible.rows.map((r) => [r.description, r.line_total, r.needs_review])).toEqual(entries.map((e) => [e[1], null, true]));
+  });
+
   test('needs_review marks extracted rows below REVIEW_BELOW wherever rows are read; a person\'s edit is the review', async () => {
     const csv = 'SO-1,Acme,10\nSO-2,Globex,20\n';
     const columns = [
