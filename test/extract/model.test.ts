@@ -358,6 +358,20 @@ describe('candidate features', () => {
     const fromLanguage = modelCandidates('currency', plain.layout, plain.wants.find((w) => w.column.id === 'currency')!, plain.wants, null, 'de');
     expect(fromLanguage.map((c) => [c.value, c.features['cur:language']])).toEqual([['EUR', 1]]);
   });
+
+  test("currency: a postal line's shape names the country where no sign or country name does, the first postal line the issuer's", () => {
+    const currencyOf = (text: string) => {
+      const { layout, wants } = ruleFields(linesFromText(text), INVOICE_COLUMNS);
+      return modelCandidates('currency', layout, wants.find((w) => w.column.id === 'currency')!, wants, null, 'en').map((c) => c.value);
+    };
+    const body = 'INVOICE\nInvoice # 2291\nTotal 681.98';
+    expect(currencyOf(`Bluegate Supply Co.\n1200 Harbor Blvd\nOakland, CA 94607\n${body}`)).toEqual(['USD']);
+    expect(currencyOf(`Erable Inc.\n455 Main Street\nMontreal QC H3B 1A7\n${body}`)).toEqual(['CAD']);
+    expect(currencyOf(`Wattle Pty Ltd\n12 George St\nSydney NSW 2000\n${body}`)).toEqual(['AUD']);
+    expect(currencyOf(`Kestrel Parts Ltd\n14 Mill Lane\nLeeds LS1 4AB\nBill to: Marlow LLC, Portland, OR 97204\n${body}`)).toEqual(['GBP']);
+    // A number of five figures after two capitals is no ZIP code without its town before it.
+    expect(currencyOf(`Kestrel Parts\nRef AB 12345\n${body}`)).toEqual([]);
+  });
 });
 
 const model = (threshold = 0): RoleWeights => ({ names: [], mean: [], scale: [], weights: [], none: -5, threshold, presence: 1 });

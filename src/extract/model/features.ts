@@ -1156,12 +1156,29 @@ const COUNTRY_NAMES: Array<[RegExp, string]> = [
   [/\bindia\b/i, 'INR'],
 ];
 
+const US_STATES = 'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY';
+/**
+ * Postal lines whose shape names the country, and its currency: a US town, state and ZIP code
+ * ("Oakland, CA 94607"), a Canadian postal code ("H3B 1A7"), an Australian state and postcode
+ * ("NSW 2000"), a UK postcode ("LS1 4AB").
+ */
+const POSTAL_COUNTRIES: Array<[RegExp, string]> = [
+  [new RegExp(`\\p{L},\\s*(?:${US_STATES})\\s+\\d{5}(?:-\\d{4})?\\b`, 'u'), 'USD'],
+  [/\b[ABCEGHJ-NPRSTVXY]\d[A-Z]\s?\d[A-Z]\d\b/, 'CAD'],
+  [/\b(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\s+\d{4}\b/, 'AUD'],
+  [/\b[A-Z]{1,2}\d[A-Z\d]?\s\d[ABD-HJLNP-UW-Z]{2}\b/, 'GBP'],
+];
+
 /** The currency of the country a document's tax id or address names, when one does. */
 function countryCurrency(text: string): string | undefined {
   const prefix = TAX_ID_COUNTRY.exec(text)?.[1];
   if (prefix && COUNTRY_CURRENCY[prefix]) return COUNTRY_CURRENCY[prefix];
   if (prefix && EURO.has(prefix)) return 'EUR';
-  return COUNTRY_NAMES.find(([re]) => re.test(text))?.[1];
+  const named = COUNTRY_NAMES.find(([re]) => re.test(text))?.[1];
+  if (named) return named;
+  // The first postal line's country: the issuer's address usually stands above its customer's.
+  const postal = POSTAL_COUNTRIES.map(([re, code]) => ({ at: re.exec(text)?.index ?? Infinity, code })).sort((a, b) => a.at - b.at)[0]!;
+  return postal.at < Infinity ? postal.code : undefined;
 }
 
 /** Every candidate of a role in a document, with its features. */
