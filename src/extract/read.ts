@@ -83,8 +83,10 @@ export async function readDocument(doc: SourceDocument, known?: Format, onPage?:
   const none = { tables: [], groups: [], lines: [], text: '' };
   switch (format) {
     case 'csv':
-    case 'tsv':
-      return { format, fileType, ...none, tables: readCsv(doc, format === 'tsv'), notes: textNotes(doc) };
+    case 'tsv': {
+      const { tables, titles } = readCsv(doc, format === 'tsv');
+      return { format, fileType, ...none, tables, lines: linesFromText(titles.join('\n')), notes: textNotes(doc) };
+    }
     case 'xml': {
       const invoice = parseEInvoice(doc.bytes);
       return einvoiceReading(invoice, [`read from the e-invoice XML (${invoice.standard}): every value exact`]);
@@ -94,8 +96,10 @@ export async function readDocument(doc: SourceDocument, known?: Format, onPage?:
     case 'json':
     case 'ndjson':
       return { format, fileType, ...none, groups: readJson(doc, format === 'ndjson') };
-    case 'xlsx':
-      return { format, fileType, ...none, tables: await readXlsx(doc) };
+    case 'xlsx': {
+      const { tables, titles } = await readXlsx(doc);
+      return { format, fileType, ...none, tables, lines: linesFromText(titles.join('\n')) };
+    }
     case 'html': {
       const page = readHtml(doc);
       return { format, fileType, tables: page.tables, groups: page.groups, lines: linesFromText(page.rest), text: page.text };

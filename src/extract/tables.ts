@@ -287,10 +287,11 @@ export function recordGroups(tables: TableCandidate[], groups: RecordGroup[]): R
 
 /**
  * A sheet's (or file's) grid cut at blank rows into its tables. A block of lone lines (titles) is
- * the context of the block below; a block whose first row is not a row of labels continues the
- * block above (a table with a blank line inside).
+ * the context of the block below, and text outside the tables (`titles`, a letterhead over a
+ * spreadsheet's invoice); a block whose first row is not a row of labels continues the block above
+ * (a table with a blank line inside).
  */
-export function splitBlocks(grid: Cell[][], label: string): TableCandidate[] {
+export function splitBlocks(grid: Cell[][], label: string): { tables: TableCandidate[]; titles: string[] } {
   const blocks: Cell[][][] = [];
   let current: Cell[][] = [];
   for (const row of grid) {
@@ -301,11 +302,13 @@ export function splitBlocks(grid: Cell[][], label: string): TableCandidate[] {
   }
   if (current.length) blocks.push(current);
   const out: TableCandidate[] = [];
+  const titles: string[] = [];
   let context: string[] = [];
   for (const block of blocks) {
-    const titles = block.every((r) => filledCount(r) <= 1);
-    if (titles && block.length <= 3) {
-      context.push(...block.map((r) => r.map(cellText).join(' ').trim()));
+    if (block.every((r) => filledCount(r) <= 1) && block.length <= 3) {
+      const lines = block.map((r) => r.map(cellText).join(' ').trim());
+      context.push(...lines);
+      titles.push(...lines);
       continue;
     }
     const first = block[0]!.filter((c) => !isEmpty(c));
@@ -317,6 +320,6 @@ export function splitBlocks(grid: Cell[][], label: string): TableCandidate[] {
     out.push({ label, context: context.join(' '), grid: block, quality: 1 });
     context = [];
   }
-  if (out.length === 0 && blocks.length) out.push({ label, context: '', grid: blocks.flat(), quality: 1 });
-  return out;
+  if (out.length === 0 && blocks.length) return { tables: [{ label, context: '', grid: blocks.flat(), quality: 1 }], titles: [] };
+  return { tables: out, titles };
 }

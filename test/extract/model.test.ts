@@ -359,6 +359,17 @@ describe('candidate features', () => {
     expect(fromLanguage.map((c) => [c.value, c.features['cur:language']])).toEqual([['EUR', 1]]);
   });
 
+  test('a whole number that adds up with the money figures is an amount candidate; a count beside them is none', () => {
+    const values = (text: string) => candidatesOf(text, 'net_amount').map((c) => c.value);
+    expect(values('Net amount 886\nVAT 19% 168.34\nTotal 1054.34')).toContain('886');
+    // A total typed whole, its net and tax with decimals.
+    expect(candidatesOf('Net 840.50\nVAT 159.50\nTotal 1000', 'total_amount').map((c) => c.value)).toContain('1000');
+    // Adding up by chance with small figures, or standing alone without a label, it is none.
+    expect(values('Items 2\nPrice 1.50\nTotal 3.50')).not.toContain('2');
+    expect(values('886\nVAT 19% 168.34\nTotal 1054.34')).not.toContain('886');
+    expect(values('Order 1200\nVAT 19% 168.34\nTotal 1054.34')).not.toContain('1200');
+  });
+
   test("currency: a postal line's shape names the country where no sign or country name does, the first postal line the issuer's", () => {
     const currencyOf = (text: string) => {
       const { layout, wants } = ruleFields(linesFromText(text), INVOICE_COLUMNS);

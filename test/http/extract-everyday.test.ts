@@ -281,3 +281,48 @@ describe('the items of a plain-text invoice', () => {
     ]);
   });
 });
+
+describe('invoice fields typed as plain numbers or without a currency sign', () => {
+  const columns = [
+    { id: 'number', name: 'Invoice number', type: 'string' },
+    { id: 'net', name: 'Net amount', type: 'number' },
+    { id: 'tax', name: 'Tax amount', type: 'number' },
+    { id: 'total', name: 'Total amount', type: 'number' },
+    { id: 'currency', name: 'Currency', type: 'string', description: 'ISO 4217 code of the invoice currency' },
+  ];
+
+  test("a spreadsheet's net typed as a whole number without a number format is the net: it adds up with the tax and total", async () => {
+    const bytes = await xlsx([
+      ['Kestrel Parts Ltd'],
+      ['14 Mill Lane, Leeds LS1 4AB'],
+      [],
+      ['Invoice', 'K-5521'],
+      [],
+      ['Description', 'Qty', 'Unit price', 'Amount'],
+      ['Shelving unit', 4, 120, 480],
+      ['Installation', 2, 203, 406],
+      [],
+      ['', '', 'Net', 886],
+      ['', '', 'VAT 19%', 168.34],
+      ['', '', 'Total', 1054.34],
+    ]);
+    const { rows } = await extract(columns, [['invoice.xlsx', bytes, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']]);
+    expect(pick(rows, ['number', 'net', 'tax', 'total', 'currency'])).toEqual([{ number: 'K-5521', net: 886, tax: 168.34, total: 1054.34, currency: 'GBP' }]);
+  });
+
+  test("a US invoice without a dollar sign has the currency its issuer's town, state and ZIP code name", async () => {
+    const text = [
+      'Bluegate Supply Co.',
+      '1200 Harbor Blvd, Suite 4',
+      'Oakland, CA 94607',
+      'INVOICE',
+      'Invoice # 2291',
+      'Bill To: Marlow Designs LLC, 55 Pine St, Leeds LS1 4AB',
+      'Subtotal 630.00',
+      'Sales Tax (8.25%) 51.98',
+      'Total 681.98',
+    ].join('\n');
+    const { rows } = await extract(columns, [['invoice.txt', text, 'text/plain']]);
+    expect(pick(rows, ['number', 'net', 'tax', 'total', 'currency'])).toEqual([{ number: '2291', net: 630, tax: 51.98, total: 681.98, currency: 'USD' }]);
+  });
+});

@@ -70,7 +70,7 @@ function readerVersion(engine: OcrEngine): string {
   };
   const extract = join(ROOT, 'src', 'extract');
   for (const dir of ['readers', 'layout', 'ocr']) walk(join(extract, dir));
-  for (const file of ['read.ts', 'document.ts', 'keyvalue.ts', 'lexicon.data.ts', 'thesaurus.ts', 'thesaurus.data.txt']) hash.update(file).update(readFileSync(join(extract, file)));
+  for (const file of ['read.ts', 'document.ts', 'tables.ts', 'keyvalue.ts', 'lexicon.data.ts', 'thesaurus.ts', 'thesaurus.data.txt']) hash.update(file).update(readFileSync(join(extract, file)));
   // The same sources read scans differently with another recogniser.
   hash.update(engine);
   return hash.digest('hex').slice(0, 16);

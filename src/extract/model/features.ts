@@ -13,7 +13,7 @@ import { ADDRESS_WORDS, CHANGE_GIVEN, COURTESY_PHRASES } from '../lexicon.data';
 import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
 import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
 import { hasLegalForm, issuerDetail, legalFormOnly, nameBeforeAddress, nameLike, noticeLike, partyCandidates, salutationOnly, sentFrom, titleOnly } from '../fields/parties';
-import { EMAIL_RE, escapeRe, findAmounts, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TIME_RE, TITLES, URL_RE } from '../fields/values';
+import { EMAIL_RE, escapeRe, findAmounts, type FoundAmount, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TIME_RE, TITLES, URL_RE } from '../fields/values';
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 import { similarity } from '../learn/match';
 import { known } from '../thesaurus';
@@ -279,6 +279,9 @@ function dateCandidates(ctx: Context): ModelCandidate[] {
 const ITEM_COLUMNS = new Set(['quantity', 'description', 'unit_price', 'unit', 'item_number', 'position']);
 const itemsHeader = (text: string) => !/[:=]\s*\d/.test(text) && conceptsOf(text).filter((h) => ITEM_COLUMNS.has(h.concept) && h.score >= 0.6).length >= 2;
 
+/** A whole number below this adding up with money figures does so by chance (a quantity of 2 beside 1.50 and 3.50). */
+const MIN_WHOLE_MONEY = 10;
+
 function amountCandidates(ctx: Context): ModelCandidate[] {
   const { layout } = ctx;
   const out: ModelCandidate[] = [];
@@ -294,8 +297,18 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
   // Where no figure has decimals (rupiah, yen, won), money is what is grouped in thousands ("22,000").
   const found = layout.lines.map((line) => findAmounts(line.text, findDates(line.text, null)));
   const wholeMoney = !found.flat().some((a) => a.money && /[.,]\d{1,2}$/.test(a.raw.replace(/\D+$/, '')));
+  // A whole number that adds up with the money figures is money too: a net typed without decimals
+  // (a spreadsheet's "886") beside its tax and total, or a total beside its net and tax.
+  const money = found.flat().filter((a) => a.money && a.value > 0).map((a) => a.value);
+  const top = Math.max(0, ...money);
+  const addsUp = (a: FoundAmount, line: string) =>
+    !a.money &&
+    /^\d{1,3}(?:[,.\s]?\d{3})*$/.test(a.raw.trim()) &&
+    a.value >= MIN_WHOLE_MONEY &&
+    /\p{L}{2}/u.test(line.slice(0, a.start)) &&
+    (money.some((x) => x !== top && close(a.value + x, top)) || (a.value > top && money.some((x, k) => money.some((y, j) => k < j && close(x + y, a.value)))));
   layout.lines.forEach((line, i) => {
-    const amounts = found[i]!.filter((a) => a.money || (wholeMoney && GROUPED.test(a.raw)));
+    const amounts = found[i]!.filter((a) => a.money || (wholeMoney && GROUPED.test(a.raw)) || addsUp(a, line.text));
     amounts.forEach((a, k) => {
       // The segment of the figure: a currency mark set apart from it ("Rounding RM   13.60") ends the label's.
       const seg = segAt(layout, i, a.start + Math.max(0, a.raw.search(/[\d.,]/)));

@@ -25,7 +25,8 @@ export function sniffDelimiter(text: string, fallback: string): string {
   return best;
 }
 
-export function readCsv(doc: SourceDocument, tsv: boolean): TableCandidate[] {
+/** The file's tables, and its lone lines outside them (see `splitBlocks`). */
+export function readCsv(doc: SourceDocument, tsv: boolean): { tables: TableCandidate[]; titles: string[] } {
   const text = decodeText(doc.bytes);
   if (!text.trim()) throw new UnreadableDocument('the file is empty');
   const delimiter = tsv ? '\t' : sniffDelimiter(text, ',');

@@ -15,7 +15,8 @@ function cellValue(value: ExcelJS.CellValue): Cell {
   return String(value);
 }
 
-export async function readXlsx(doc: SourceDocument): Promise<TableCandidate[]> {
+/** Every sheet's tables, and the lone lines outside them (a letterhead's name and address, see `splitBlocks`). */
+export async function readXlsx(doc: SourceDocument): Promise<{ tables: TableCandidate[]; titles: string[] }> {
   checkArchive(doc.bytes, 'XLSX workbook');
   const workbook = new ExcelJS.Workbook();
   try {
@@ -24,6 +25,7 @@ export async function readXlsx(doc: SourceDocument): Promise<TableCandidate[]> {
     throw new UnreadableDocument(`not a readable XLSX workbook: ${(error as Error).message}`);
   }
   const tables: TableCandidate[] = [];
+  const titles: string[] = [];
   workbook.eachSheet((sheet) => {
     const grid: Cell[][] = [];
     sheet.eachRow({ includeEmpty: true }, (row, n) => {
@@ -31,7 +33,9 @@ export async function readXlsx(doc: SourceDocument): Promise<TableCandidate[]> {
       grid[n - 1] = values;
     });
     const rows = Array.from({ length: grid.length }, (_, i) => grid[i] ?? []);
-    tables.push(...splitBlocks(rows, sheet.name).map((t) => ({ ...t, context: `${sheet.name} ${t.context}`.trim() })));
+    const blocks = splitBlocks(rows, sheet.name);
+    tables.push(...blocks.tables.map((t) => ({ ...t, context: `${sheet.name} ${t.context}`.trim() })));
+    titles.push(...blocks.titles);
   });
-  return tables;
+  return { tables, titles };
 }
