@@ -169,6 +169,19 @@ describe('candidate features', () => {
     expect(candidatesOf('CORNER CAFE 2\n12 Market Road', 'seller').map((c) => c.value)).not.toContain('CORNER CAFE');
   });
 
+  test("a shop named after its estate, a name read with a comma after it, and a company printed at a long receipt's foot are candidates", () => {
+    const estate = candidatesOf('RESTORAN TAMAN JAYA\nNo 5, Jalan Mawar\n43000 Kajang', 'seller').map((c) => c.value);
+    expect(estate).toContain('RESTORAN TAMAN JAYA');
+    // An estate's or street's line, or one with a comma or figure, is an address's.
+    const address = candidatesOf('CORNER CAFE\nTAMAN JAYA\nJALAN MAWAR, TAMAN JAYA\n43000 Kajang', 'seller').map((c) => c.value);
+    expect(address).not.toContain('TAMAN JAYA');
+    expect(address).not.toContain('JALAN MAWAR, TAMAN JAYA');
+    expect(candidatesOf('CORNER TRADING,\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value)).toContain('CORNER TRADING');
+    const items = Array.from({ length: 70 }, (_, k) => `Item ${k + 1}   1.00`);
+    const long = candidatesOf(['RECEIPT', ...items, 'Total 70.00', 'Thank you', 'Acme Stores Sdn Bhd'].join('\n'), 'seller').map((c) => c.value);
+    expect(long).toContain('Acme Stores Sdn Bhd');
+  });
+
   test("a shop's name before its tax or telephone number is a candidate alone without a legal form; a branch after a name too", () => {
     const taxed = candidatesOf('CORNER GIFT SHOP GST REG NO: 001234567890\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
     expect(taxed).toContain('CORNER GIFT SHOP');

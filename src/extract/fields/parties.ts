@@ -84,7 +84,7 @@ const MAX_NAME_WORDS = 8;
 const MAX_NAME_WORDS_REGISTERED = 12;
 
 /** Text that could be a party's name: words, not a label, title, address, date, amount or contact. */
-export function nameLike(text: string): boolean {
+export function nameLike(text: string, streetWords = false): boolean {
   const t = text.trim();
   if (t.length < 2 || t.length > 80 || !/\p{L}{2}/u.test(t)) return false;
   // Printed names of firms and people start with capitals; a line without one is a word of prose,
@@ -104,7 +104,10 @@ export function nameLike(text: string): boolean {
   const words = coreTokens(t);
   if (!hasLegalForm(t) && (conceptsOf(t)[0]?.score ?? 0) >= 0.7 && words.every(inVocabulary)) return false;
   if (EMAIL_RE.test(t) || URL_RE.test(t) || findDates(t, null).length) return false;
-  if (!hasLegalForm(t) && (POSTAL_LINE.test(t) || STREET_LINE.test(t) || (t.match(/\d/g)?.length ?? 0) > 3)) return false;
+  // With `streetWords`, a name may hold a street's or estate's word after its own first word, when it
+  // holds no figure or comma ("RESTORAN TAMAN JAYA"; "TAMAN JAYA" and "JALAN MAWAR, TAMAN JAYA" are addresses).
+  const streetName = streetWords && !/[\d,]/.test(t) && !STREET_LINE.test(t.split(/\s+/)[0]!);
+  if (!hasLegalForm(t) && (POSTAL_LINE.test(t) || (STREET_LINE.test(t) && !streetName) || (t.match(/\d/g)?.length ?? 0) > 3)) return false;
   return true;
 }
 

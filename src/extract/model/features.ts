@@ -736,6 +736,9 @@ const COPY_MARK = /^(?:original|copy|duplicate|reprint(?:ed)?|re-?print|(?:custo
 /** A store's number after its name ("ACME MART #0123", "ACME MART No. 12"). */
 const STORE_NUMBER = /\s+(?:#\s?|no\.?\s?)\d+$/i;
 
+/** A first page's last lines, where a long receipt may print its company: looked at however far down. */
+const FOOT_LINES = 15;
+
 /** Below this confidence a recognised line is more often misread than read (a logo, a stamp, a smudge). */
 const UNSURE_OCR = 0.4;
 
@@ -813,9 +816,16 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     f['party:line_rank'] = 1 / (1 + visible);
     out.push({ value, line, features: { ...f, ...marks } });
   };
+  // The top of the first page, and the foot of a long one (a receipt printing its company under its items).
+  const foot = layout.lines.filter((l) => l.page === firstPage).length - FOOT_LINES;
   layout.segs.forEach((row, i) => {
-    if (layout.lines[i]!.page !== firstPage || i > 60) return;
+    if (layout.lines[i]!.page !== firstPage || (i > 60 && i < foot)) return;
     for (const seg of row) if (nameLike(seg.text)) add(seg.text.trim(), i, seg);
+    // A shop named after its street or estate ("RESTORAN TAMAN JAYA"): a whole line without figures.
+    if (!nameLike(layout.lines[i]!.text) && nameLike(layout.lines[i]!.text, true)) add(layout.lines[i]!.text.trim(), i, row[0]);
+    // A name the recogniser read a comma after ("ACME TRADING,"): the name without it.
+    const unpunctuated = layout.lines[i]!.text.trim().replace(/[\s,;]+$/, '');
+    if (unpunctuated !== layout.lines[i]!.text.trim() && nameLike(unpunctuated)) add(unpunctuated, i, row[0]);
     // A name printed in pieces on its line, or wrapped onto the next one.
     const text = layout.lines[i]!.text.trim();
     // The rules' verdict on a piece holds for the line when the pieces are close and each reads as part of a name or
