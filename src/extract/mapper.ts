@@ -405,8 +405,8 @@ const STRONG_NAME = 0.9;
 function withArithmetic(columns: Column[], fields: Field[], matches: FieldMatch[], hints: ValueHints): Pick<Plan, 'matches' | 'agreement' | 'itemless' | 'ledger'> {
   const roles = itemRoles(columns);
   if (!roles) return { matches };
-  const sample = fields.filter((f) => !f.group).map((f) => ({ key: f.key, values: spread(f.values, 200) }));
   const byColumn = new Map(matches.map((m) => [m.column.id, m]));
+  const sample = fields.filter((f) => !f.group).map((f) => ({ key: f.key, values: spread(f.values, 200) }));
   // Of the two factors, the one a header named the quantity keeps it.
   const named = (c: Column) => (nameOf(byColumn.get(c.id)) >= MIN_SCORE ? byColumn.get(c.id)!.field : undefined);
   const found = arithmeticColumns(sample, hints, { quantity: named(roles.quantity), price: named(roles.price) });

@@ -849,7 +849,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     }
     // The same number unbracketed, labelled or bare ("CO. REG: 123456-A ACME SDN BHD"): the name alone.
     const afterNumber = nameAfterRegistration(text);
-    if (afterNumber) add(afterNumber, i, row[0], [text], { 'party:without_id': 1, 'party:after_number': 1 });
+    if (afterNumber) add(afterNumber, i, row[0], [text], { 'party:without_id': 1 });
     // A name with a branch or place set after it ("ACME MART (TAMAN JAYA)", "ACME MART - KAJANG"): the name alone too.
     const unaside = text.replace(TRAILING_ASIDE, '').trim();
     if (unaside !== text && /\p{L}{3}/u.test(unaside) && nameLike(unaside)) add(unaside, i, row[0], [text], { 'party:without_aside': 1 });
