@@ -310,6 +310,13 @@ describe('invoice fields typed as plain numbers or without a currency sign', () 
     expect(pick(rows, ['number', 'net', 'tax', 'total', 'currency'])).toEqual([{ number: 'K-5521', net: 886, tax: 168.34, total: 1054.34, currency: 'GBP' }]);
   });
 
+  test("a CSV invoice's letterhead over its items gives the seller and, by its postcode, the currency", async () => {
+    const csv = ['Kestrel Parts Ltd', '"14 Mill Lane, Leeds LS1 4AB"', '', 'Description,Qty,Unit price,Amount', 'Shelving unit,4,120.00,480.00', 'Installation,2,203.00,406.00'].join('\n');
+    const sellerColumns = [{ id: 'seller', name: 'Seller', type: 'string' }, columns[4]!];
+    const { rows } = await extract(sellerColumns, [['invoice.csv', csv, 'text/csv']]);
+    expect(pick(rows, ['seller', 'currency'])).toEqual([{ seller: 'Kestrel Parts Ltd', currency: 'GBP' }]);
+  });
+
   test("a US invoice without a dollar sign has the currency its issuer's town, state and ZIP code name", async () => {
     const text = [
       'Bluegate Supply Co.',

@@ -301,12 +301,15 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
   // (a spreadsheet's "886") beside its tax and total, or a total beside its net and tax.
   const money = found.flat().filter((a) => a.money && a.value > 0).map((a) => a.value);
   const top = Math.max(0, ...money);
+  // Sums of two money figures, in cents, worked out once for the document.
+  const cents = (v: number) => Math.round(v * 100);
+  const sums = new Set(money.flatMap((x, k) => money.slice(k + 1).map((y) => cents(x + y))));
   const addsUp = (a: FoundAmount, line: string) =>
     !a.money &&
     /^\d{1,3}(?:[,.\s]?\d{3})*$/.test(a.raw.trim()) &&
     a.value >= MIN_WHOLE_MONEY &&
     /\p{L}{2}/u.test(line.slice(0, a.start)) &&
-    (money.some((x) => x !== top && close(a.value + x, top)) || (a.value > top && money.some((x, k) => money.some((y, j) => k < j && close(x + y, a.value)))));
+    (money.some((x) => x !== top && close(a.value + x, top)) || (a.value > top && [-1, 0, 1].some((d) => sums.has(cents(a.value) + d))));
   layout.lines.forEach((line, i) => {
     const amounts = found[i]!.filter((a) => a.money || (wholeMoney && GROUPED.test(a.raw)) || addsUp(a, line.text));
     amounts.forEach((a, k) => {
@@ -638,7 +641,7 @@ function nameAfterRegistration(text: string): string | null {
  */
 function withoutNumber(text: string): string {
   const bare = text.trim().replace(TRAILING_ID, '').trim();
-  const legal = bare.replace(/\s+[A-Z]{0,3}\d{5,}-[A-Z]$/, '');
+  const legal = bare.replace(BUSINESS_NUMBER, '').trim();
   return legal !== bare && legalFormOnly(legal) ? legal : bare;
 }
 
@@ -649,7 +652,7 @@ function withoutNumber(text: string): string {
 const TRAILING_ASIDE = /\s*\((?=[^()]*\p{L}{3})[^()\d]+\)$|\s+[-–—]\s+[^-–—]+$/u;
 
 /** A time of day opening or closing a line. */
-const EDGE_TIME = /^(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?(?!\S)\s*|\s*(?<!\S)(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?$/i;
+const EDGE_TIME = new RegExp(`^(?:${TIME_RE.source})(?!\\S)\\s*|\\s*(?<!\\S)(?:${TIME_RE.source})$`, 'i');
 /** A telephone number closing a line, perhaps labelled ("03-1234 5678", "Tel 012-3456789"). */
 const EDGE_PHONE = /\s+(?:(?:tel|phone|hp|h\/p)\.?\s*:?\s*)?\+?[\d(][\d\s()./-]{5,}\d$/i;
 
@@ -821,13 +824,13 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
   layout.segs.forEach((row, i) => {
     if (layout.lines[i]!.page !== firstPage || (i > 60 && i < foot)) return;
     for (const seg of row) if (nameLike(seg.text)) add(seg.text.trim(), i, seg);
-    // A shop named after its street or estate ("RESTORAN TAMAN JAYA"): a whole line without figures.
-    if (!nameLike(layout.lines[i]!.text) && nameLike(layout.lines[i]!.text, true)) add(layout.lines[i]!.text.trim(), i, row[0]);
-    // A name the recogniser read a comma after ("ACME TRADING,"): the name without it.
-    const unpunctuated = layout.lines[i]!.text.trim().replace(/[\s,;]+$/, '');
-    if (unpunctuated !== layout.lines[i]!.text.trim() && nameLike(unpunctuated)) add(unpunctuated, i, row[0]);
-    // A name printed in pieces on its line, or wrapped onto the next one.
     const text = layout.lines[i]!.text.trim();
+    // A shop named after its street or estate ("RESTORAN TAMAN JAYA"): a whole line without figures.
+    if (!nameLike(text) && nameLike(text, true)) add(text, i, row[0]);
+    // A name the recogniser read a comma after ("ACME TRADING,"): the name without it.
+    const unpunctuated = text.replace(/[\s,;]+$/, '');
+    if (unpunctuated !== text && nameLike(unpunctuated)) add(unpunctuated, i, row[0]);
+    // A name printed in pieces on its line, or wrapped onto the next one.
     // The rules' verdict on a piece holds for the line when the pieces are close and each reads as part of a name or
     // is an initial or a sign ("A & Z"), not "ACME LTD.  INVOICE", nor two address blocks side by side.
     const gap = layout.plain ? PLAIN_PIECE_GAP : layout.lines[i]!.size * PIECE_GAP;
@@ -877,9 +880,9 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // "ACME SDN BHD (123456-A) GST: 001234567890"): the name alone.
     const detail = CONTACT.exec(text);
     const head = detail ? text.slice(0, detail.index).replace(/\s*[([][^)\]]*$/, '').replace(/[\s,;:|/-]+$/, '').replace(TRAILING_ID, '').trim() : '';
-    if (head && !registered && hasLegalForm(head) && nameLike(head)) {
-      add(head, i, row[0], [text], { 'party:without_id': 1 });
-    } else if (head && !registered && /\p{L}{3}/u.test(head) && nameLike(head) && (text.slice(detail!.index).match(/\d/g)?.length ?? 0) >= 6) {
+    // Without a legal form, only before a number of six figures or more (not "Keep the invoice ...").
+    const numbered = !!detail && (text.slice(detail.index).match(/\d/g)?.length ?? 0) >= 6;
+    if (head && !registered && nameLike(head) && (hasLegalForm(head) || (numbered && /\p{L}{3}/u.test(head)))) {
       add(head, i, row[0], [text], { 'party:without_id': 1 });
     }
     // The company a brand belongs to ("(A brand of ACME FOODS SDN BHD)", "A member of ACME Group Ltd"): its name alone.
