@@ -902,6 +902,12 @@ export const ADDRESS_WORDS: string[] = [
 ];
 
 /**
+ * Abbreviations of those words that hold an l (Malay "Jln", "Blk", "Lrg"; English "Bldg", "Flr",
+ * "Blvd", "Lvl"): a recogniser reads the l as another upright stroke ("JIn", "Jin", "B1k").
+ */
+export const ADDRESS_ABBREVIATIONS: string[] = ['jln', 'blk', 'lrg', 'bldg', 'flr', 'blvd', 'lvl'];
+
+/**
  * Countries and their first-level divisions (states, provinces, federal territories) as addresses
  * print them, for the same repair: the last words of an address come from a short fixed list.
  */

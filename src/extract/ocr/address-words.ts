@@ -5,7 +5,7 @@
  * lexicon's), so a word one confusable glyph from exactly one of them, and no word of the
  * dictionary as read, is that word; so is a word whose only misread glyphs are digits ("10T").
  */
-import { ADDRESS_WORDS, REGIONS } from '../lexicon.data';
+import { ADDRESS_ABBREVIATIONS, ADDRESS_WORDS, REGIONS } from '../lexicon.data';
 import { known } from '../thesaurus';
 import { bare, glyphsAlike, LOWERCASE_GROUPS, oneGlyphFrom, PRINT_GROUPS, repaired, split } from './glyphs';
 
@@ -56,4 +56,39 @@ export function repairAddressWord(text: string): string {
   // A word of the dictionary is what it reads ("LOWER" floor is no "TOWER").
   if (!digit && known(stem)) return text;
   return before + repaired(core, matches[0]!) + after;
+}
+
+const ABBREVIATIONS = ADDRESS_ABBREVIATIONS.map((word) => word.toUpperCase());
+
+/** Glyphs a recogniser reads for an upright stroke, the l of an abbreviation among them. */
+const STROKE = /^[lIi1|!]$/;
+
+/** A postal code of five figures, as the address line of many countries prints it. */
+const POSTAL_CODE = /(?<!\d)\d{5}(?!\d)/;
+
+/** Whether a line's words hold a listed address word or a five-figure postal code: a line of an address. */
+export const addressLine = (texts: string[]) => texts.some((t) => WORDS.has(bare(split(t).core).toUpperCase()) || POSTAL_CODE.test(t));
+
+/**
+ * A line's abbreviations of address words whose l was read as another upright stroke, repaired
+ * ("JIn Mawar" to "Jln Mawar", "B1k C" to "Blk C"): only in an address (`inAddress`: the line or
+ * one next to it is an address's, see `addressLine`), only before another word of the line (a
+ * street's or block's name follows its kind), and never a word of the dictionary as read. A short
+ * word elsewhere (a name's "Jin") stays as read.
+ */
+export function repairAddressAbbreviations(texts: string[], inAddress: boolean): string[] {
+  if (!inAddress) return texts;
+  return texts.map((text, i) => {
+    if (i === texts.length - 1) return text;
+    const { before, core, after } = split(text);
+    const stem = bare(core);
+    const upper = stem.toUpperCase();
+    const word = ABBREVIATIONS.find((w) => w.length === stem.length && w !== upper && [...w].every((c, k) => upper[k] === c || (c === 'L' && STROKE.test(stem[k]!))));
+    if (!word || known(stem)) return text;
+    // The stroke's own case says nothing (l and I look alike): the other letters' case decides.
+    const others = [...stem].filter((_, k) => word[k] !== 'L' || upper[k] === 'L');
+    const capitals = others.every((g) => g === g.toUpperCase());
+    const first = STROKE.test(stem[0]!) || stem[0] === stem[0]!.toUpperCase() ? word[0]! : word[0]!.toLowerCase();
+    return before + (capitals ? word : first + word.slice(1).toLowerCase()) + core.slice(stem.length) + after;
+  });
 }

@@ -13,7 +13,7 @@ import { binarise, crop, darkenFaintInk, findPaper, rotate, skewAngle, textLineH
 import { median } from '../layout/lines';
 import { repairLegalForms } from './legal-forms';
 import { repairOcrWord } from './confusions';
-import { repairAddressWord } from './address-words';
+import { addressLine, repairAddressAbbreviations, repairAddressWord } from './address-words';
 import { repairBySecondChoices, type SecondChoice } from './second-choices';
 import { repairBySecondReading } from './second-reading';
 
@@ -305,8 +305,9 @@ export async function readPageImage(recognise: ReadImage, source: GreyImage, dpi
  * The words only a second recogniser read as words taken as it read them (see second-reading.ts),
  * those with glyphs misread across letters and digits repaired ("Ja1an", "4780O"; see
  * confusions.ts), then misread legal forms of companies, line by line (see legal-forms.ts), and
- * misread words of addresses (see address-words.ts), last the words left that the recogniser's
- * second choices make words of labels or of the page's addresses (see second-choices.ts).
+ * misread words of addresses and their abbreviations (see address-words.ts), last the words left
+ * that the recogniser's second choices make words of labels or of the page's addresses (see
+ * second-choices.ts).
  */
 export function repairLines<W extends { text: string; line: number; seconds?: SecondChoice[]; alternative?: string }>(given: W[]): W[] {
   const read = repairBySecondReading(given);
@@ -317,10 +318,14 @@ export function repairLines<W extends { text: string; line: number; seconds?: Se
   const lines = new Map<number, number[]>();
   words.forEach((w, i) => lines.set(w.line, [...(lines.get(w.line) ?? []), i]));
   const out = [...words];
-  for (const indexes of lines.values()) {
-    const texts = repairLegalForms(indexes.map((i) => words[i]!.text)).map(repairAddressWord);
+  const texts = new Map([...lines].map(([line, indexes]) => [line, repairLegalForms(indexes.map((i) => words[i]!.text)).map(repairAddressWord)]));
+  // An address's lines: one holding an address word or a postal code, and the lines next to it.
+  const addressLines = new Set([...texts].filter(([, t]) => addressLine(t)).map(([line]) => line));
+  for (const [line, indexes] of lines) {
+    const inAddress = [line - 1, line, line + 1].some((l) => addressLines.has(l));
+    const repaired = repairAddressAbbreviations(texts.get(line)!, inAddress);
     indexes.forEach((i, k) => {
-      if (texts[k] !== words[i]!.text) out[i] = { ...words[i]!, text: texts[k]! };
+      if (repaired[k] !== words[i]!.text) out[i] = { ...words[i]!, text: repaired[k]! };
     });
   }
   const open = out.map((w, i) => w.text === given[i]!.text);
