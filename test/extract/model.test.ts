@@ -169,6 +169,16 @@ describe('candidate features', () => {
     expect(candidatesOf('CORNER CAFE 2\n12 Market Road', 'seller').map((c) => c.value)).not.toContain('CORNER CAFE');
   });
 
+  test('a shop named with a number before or after its words is a candidate whole; a street line is not', () => {
+    expect(candidatesOf('88 CORNER MART\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value)).toContain('88 CORNER MART');
+    expect(candidatesOf('KESTREL KOPITIAM 168\nNo 5, Jalan Mawar\n43000 Kajang', 'seller').map((c) => c.value)).toContain('KESTREL KOPITIAM 168');
+    const street = candidatesOf('CORNER MART\n12 Market Road\nJalan Mawar 5\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(street).not.toContain('12 Market Road');
+    expect(street).not.toContain('Jalan Mawar 5');
+    // Four figures are a postal code's or a year's, no shop's number.
+    expect(candidatesOf('CORNER MART\n5432 SPRINGFIELD', 'seller').map((c) => c.value)).not.toContain('5432 SPRINGFIELD');
+  });
+
   test("a shop named after its estate, a name read with a comma after it, and a company printed at a long receipt's foot are candidates", () => {
     const estate = candidatesOf('RESTORAN TAMAN JAYA\nNo 5, Jalan Mawar\n43000 Kajang', 'seller').map((c) => c.value);
     expect(estate).toContain('RESTORAN TAMAN JAYA');
@@ -473,6 +483,17 @@ describe('joint decoding', () => {
     const chosen = decode([role('seller', 'seller', [{ value: 'Acme GmbH', p: 0.7 }, { value: 'Other AG', p: 0.2 }]), role('buyer', 'buyer', [{ value: 'ACME GmbH', p: 0.9 }, { value: 'Kunde KG', p: 0.05 }])]);
     expect(chosen.get('buyer')?.value).toBe('ACME GmbH');
     expect(chosen.get('seller')?.value).toBe('Other AG');
+  });
+
+  test("an address that opens with the seller's name gives way to the next", () => {
+    const seller = role('seller', 'seller', [{ value: '88 CORNER MART', p: 0.9, line: 0 }]);
+    const options = [
+      { value: '88 CORNER MART 12 Market Road 54321 Springfield', p: 0.6, line: 0 },
+      { value: '12 Market Road 54321 Springfield', p: 0.3, line: 1 },
+    ];
+    expect(decode([seller, role('address', 'address', options)]).get('address')?.value).toBe('12 Market Road 54321 Springfield');
+    // Without the seller written, the likeliest address stands.
+    expect(decode([role('address', 'address', options)]).get('address')?.value).toBe('88 CORNER MART 12 Market Road 54321 Springfield');
   });
 
   test('a value below its role threshold is left empty', () => {

@@ -51,8 +51,11 @@ export const IBAN_RE = /\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4}
 export const BIC_RE = /\b([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b/;
 export const PHONE_RE = /(?:\+\s?\d|\(\d|\b\d)[\d()\/ .-]{5,}\d/;
 export const POSTAL_LINE = /(?:^|[\s,])(?:[A-Z]{1,2}-)?\d{4,5}(?:-\d{3,4})?\s+\p{Lu}|\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b|\b\d{2}-\d{3}\s+\p{Lu}/u;
-/** A street line: a house number, or a street word (an abbreviation's full stop ends its word, so no `\b` after it). */
-export const STREET_LINE = /\d+\s*[a-z]?\s*$|^\d+\s+\p{L}|\b(?:str\.|straße|strasse|weg|gasse|allee|platz|street|st\.|road|rd\.|avenue|ave\.?|lane|drive|blvd|rue|avenue|boulevard|calle|avda\.?|via|viale|piazza|straat|laan|plein|ulica|ul\.|rua|avenida|jalan|jln\.?|jl\.|lorong|lrg\.?|taman|persiaran|lebuh)(?![\p{L}\d])/iu;
+/** A kind of street (an abbreviation's full stop ends its word, so no `\b` after it). */
+export const STREET_WORD =
+  /\b(?:str\.|straße|strasse|weg|gasse|allee|platz|street|st\.|road|rd\.|avenue|ave\.?|lane|drive|blvd|rue|avenue|boulevard|calle|avda\.?|via|viale|piazza|straat|laan|plein|ulica|ul\.|rua|avenida|jalan|jln\.?|jl\.|lorong|lrg\.?|taman|persiaran|lebuh)(?![\p{L}\d])/iu;
+/** A street line: a house number, or a kind of street. */
+export const STREET_LINE = new RegExp(String.raw`\d+\s*[a-z]?\s*$|^\d+\s+\p{L}|${STREET_WORD.source}`, 'iu');
 
 /**
  * A company's registration number on a line of its own under its name ("(123456-A)", "Co. Reg:

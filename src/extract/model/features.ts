@@ -13,7 +13,7 @@ import { ADDRESS_WORDS, CHANGE_GIVEN, COURTESY_PHRASES } from '../lexicon.data';
 import { endsWithDuePhrase, namesCustomer, pickId, titleNumberCandidates, type Candidate } from '../fields/candidates';
 import { LABEL_COLON, type Layout, type Seg } from '../fields/layout';
 import { hasLegalForm, issuerDetail, legalFormOnly, nameBeforeAddress, nameLike, noticeLike, partyCandidates, salutationOnly, sentFrom, titleOnly } from '../fields/parties';
-import { EMAIL_RE, escapeRe, findAmounts, type FoundAmount, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, TIME_RE, TITLES, URL_RE } from '../fields/values';
+import { EMAIL_RE, escapeRe, findAmounts, type FoundAmount, POSTAL_LINE, REGISTRATION_LINE, STREET_LINE, STREET_WORD, TIME_RE, TITLES, URL_RE } from '../fields/values';
 import { labelMatch, STAND_INS, taxQualifier, type Want } from '../fields/wants';
 import { similarity } from '../learn/match';
 import { known } from '../thesaurus';
@@ -739,6 +739,9 @@ const COPY_MARK = /^(?:original|copy|duplicate|reprint(?:ed)?|re-?print|(?:custo
 /** A store's number after its name ("ACME MART #0123", "ACME MART No. 12"). */
 const STORE_NUMBER = /\s+(?:#\s?|no\.?\s?)\d+$/i;
 
+/** A number of up to three figures opening or closing a line, set apart by a space. */
+const NAME_NUMBER = /^\d{1,3}\s+|\s+\d{1,3}$/g;
+
 /** A first page's last lines, where a long receipt may print its company: looked at however far down. */
 const FOOT_LINES = 15;
 
@@ -827,6 +830,10 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     const text = layout.lines[i]!.text.trim();
     // A shop named after its street or estate ("RESTORAN TAMAN JAYA"): a whole line without figures.
     if (!nameLike(text) && nameLike(text, true)) add(text, i, row[0]);
+    // A name with a number of its own before or after it ("88 MINI MARKET", "KOPITIAM 168"), which reads as a
+    // street's line by its number alone: whole, when the words without the number read as a name.
+    const unnumberedWords = text.replace(NAME_NUMBER, '').trim();
+    if (!nameLike(text) && unnumberedWords !== text && /\p{L}{3}/u.test(unnumberedWords) && nameLike(unnumberedWords) && !STREET_WORD.test(text)) add(text, i, row[0]);
     // A name the recogniser read a comma after ("ACME TRADING,"): the name without it.
     const unpunctuated = text.replace(/[\s,;]+$/, '');
     if (unpunctuated !== text && nameLike(unpunctuated)) add(unpunctuated, i, row[0]);

@@ -2,8 +2,9 @@
  * The learned document-field model: candidates per role scored by a conditional logit trained
  * from the dev corpus (`npm run train`, weights in fields.weights.json), then decoded jointly
  * under constraints: net + tax = total within rounding, the due date not before the issue date,
- * seller and buyer different parties. Each written field carries its probability; a row's
- * confidence comes from its fields, an empty field that is usually present counting against it.
+ * seller and buyer different parties, an address that does not open with the seller's name. Each
+ * written field carries its probability; a row's confidence comes from its fields, an empty field
+ * that is usually present counting against it.
  */
 import type { Candidate } from '../fields/candidates';
 import type { Layout } from '../fields/layout';
@@ -193,7 +194,15 @@ export function decode(all: RoleOptions[], params: DecodeParams = DECODE_DEFAULT
     [seller, buyer].forEach((r, i) => r && chosen.set(r.want.column.id, best.picks[i]!));
   }
 
-  for (const r of all) if (!chosen.has(r.want.column.id)) chosen.set(r.want.column.id, choices(r)[0] ?? null);
+  // An address is the issuer's, not its name: one that opens with the chosen seller's line (a shop
+  // named with a number, which reads as a street's line) gives way to the next.
+  const sellerPick = seller ? chosen.get(seller.want.column.id) : null;
+  const nameOpens = (o: Option | null) => !!o && !!sellerPick && o.line === sellerPick.line && normalizeLabel(o.value).startsWith(normalizeLabel(sellerPick.value));
+  for (const r of all) {
+    if (chosen.has(r.want.column.id)) continue;
+    const options = choices(r);
+    chosen.set(r.want.column.id, (r.role === 'address' ? options.find((o) => !nameOpens(o)) : options[0]) ?? null);
+  }
   return chosen;
 }
 
