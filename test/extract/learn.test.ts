@@ -302,6 +302,20 @@ describe('learned layouts', () => {
     expect(learnedFields([branch], [column('address', 'string')], [addressLayout]).values.address).not.toBe('Unit 4, Tannery Yard, Ostwick OW2 1AB');
   });
 
+  test("the issuer's address misread in several glyphs is its corrected one when its numbers read the same; another branch's numbers are its own", () => {
+    const shop = (lines: Array<[number, number, string]>) => page([[50, 30, 'Kestrel Hardware'], [50, 44, 'Reg 55501234-X'], ...lines, [40, 300, 'Total'], [240, 300, '9.00']]);
+    const address = 'Lot 12, Jalan Mawar 3, Taman Bluegate, 47100 Marrowby';
+    const example = shop([[50, 60, 'Lot 12, Jalan Mawar 3,'], [50, 72, 'Taman Bluegate, 47100 Marrowby']]);
+    const addressLayout: LearnedLayout = taught('exmp_12', example, [{ column_id: 'address', value: address, page: 1, box: { x0: 50, y0: 60, x1: 200, y1: 82 }, label: null, lines: 2, text: address }]);
+    const columns = [column('address', 'string')];
+    // Five glyphs misread in forty: more than one in ten, the numbers intact.
+    const next = shop([[50, 60, 'Lot 12, Jaian Mawer 3,'], [50, 72, 'Tamen Biuegate, 47100 Marrowhy']]);
+    expect(learnedFields([next], columns, [addressLayout]).values.address).toBe(address);
+    // As alike, but another house number and postal code: another branch's.
+    const branch = shop([[50, 60, 'Lot 15, Jaian Mawer 3,'], [50, 72, 'Tamen Biuegate, 47300 Marrowhy']]);
+    expect(learnedFields([branch], columns, [addressLayout]).values.address).not.toBe(address);
+  });
+
   test("the issuer's address read onto one line with other words (its registration number) is its corrected one", () => {
     const shop = (lines: Array<[number, number, string]>) => page([[50, 30, 'Kestrel Hardware'], ...lines, [40, 300, 'Total'], [240, 300, '9.00']]);
     const example = shop([[50, 44, 'Reg 55501234-X'], [50, 60, 'Unit 4, Tannery Yard,'], [50, 72, 'Ostwick OW2 1AB']]);

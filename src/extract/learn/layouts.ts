@@ -204,6 +204,14 @@ const EXACT_LABEL = 0.99;
 const MIN_PLACE = 0.6;
 /** Text this alike is the example's (a letter or two misread in twenty), not another branch's or customer's. */
 const MIN_CONSTANT = 0.9;
+/**
+ * Text this alike, holding the example's numbers (two or more: a house number, a postal code) read
+ * the same and in order, is the example's too: a misread recogniser's reading of the issuer's address.
+ * Another branch's address differs in its numbers.
+ */
+const MIN_NUMBERED = 0.8;
+const MIN_NUMBERS = 2;
+const numbersOf = (text: string) => normalizeText(text).match(/\d+/g) ?? [];
 
 /**
  * One field of a document read the example's way (and whether only its place on the page found it,
@@ -229,8 +237,10 @@ function learnedValue(pages: PageModel[], column: Column, field: LearnedField, l
     : [];
   // The issuer's own text (its name, its address) printed again, wherever it stands: the example's
   // value. Not a number of one document (its invoice number, which a credit note cites).
-  if (isTextual(column) && wanted && !documentNumber(String(field.value)) && printsConstant(pages, field.lines, [printed, wanted], MIN_CONSTANT, true)) {
-    return { value: field.value, byPlace: false };
+  if (isTextual(column) && wanted && !documentNumber(String(field.value))) {
+    const numbers = numbersOf(String(field.value));
+    if (printsConstant(pages, field.lines, [printed, wanted], MIN_CONSTANT, true)) return { value: field.value, byPlace: false };
+    if (numbers.length >= MIN_NUMBERS && printsConstant(pages, field.lines, [printed, wanted], MIN_NUMBERED, false, numbers)) return { value: field.value, byPlace: false };
   }
   const found: Array<{ score: number; value: unknown; text: string; exact: boolean; byPlace: boolean }> = [];
   let labelPrinted = false;
@@ -282,16 +292,19 @@ const MIN_CONTAINED = 20;
  * as the example's text, misread glyphs aside: the issuer's own name or address, printed again.
  * Whole lines too, because a recogniser's words do not always stack into the spans an address made
  * on the example. With `inside`, a long text may also stand inside a run among other words (a
- * registration number or a telephone number the recogniser read onto an address's line).
+ * registration number or a telephone number the recogniser read onto an address's line). With
+ * `numbers`, a run of lines only counts when it holds just these numbers, in this order.
  */
-function printsConstant(pages: PageModel[], lines: number, texts: string[], alike = MIN_CONSTANT, inside = false): boolean {
+function printsConstant(pages: PageModel[], lines: number, texts: string[], alike = MIN_CONSTANT, inside = false, numbers?: string[]): boolean {
   const long = inside ? texts.filter((t) => t.length >= MIN_CONTAINED) : [];
+  const sameNumbers = (read: string[]) => !numbers || numbersOf(read.join(' ')).join(' ') === numbers.join(' ');
   for (const page of pages) {
-    const all = lineTexts(page).map((t) => compact(normalizeText(t)));
+    const read = lineTexts(page);
+    const all = read.map((t) => compact(normalizeText(t)));
     for (let from = 0; from < all.length; from++) {
       for (let n = 1; n <= lines + 1 && from + n <= all.length; n++) {
         const run = all.slice(from, from + n).join('');
-        if (texts.some((t) => similarity(run, t) >= alike)) return true;
+        if (texts.some((t) => similarity(run, t) >= alike) && sameNumbers(read.slice(from, from + n))) return true;
         // The longest run from here holds every shorter one.
         if ((n === lines + 1 || from + n === all.length) && long.some((t) => containedSimilarity(run, t) >= alike)) return true;
       }
@@ -300,7 +313,7 @@ function printsConstant(pages: PageModel[], lines: number, texts: string[], alik
     for (const span of spansOf(page)) {
       if (span.lines > lines + 1) continue;
       const run = compact(normalizeText(span.text));
-      if (texts.some((t) => similarity(run, t) >= alike)) return true;
+      if (texts.some((t) => similarity(run, t) >= alike) && sameNumbers([span.text])) return true;
     }
   }
   return false;
