@@ -262,6 +262,23 @@ describe('candidate features', () => {
     expect(values(false)).toContain('27, MARKET ROAD. 54321 SPRINGFIELD');
   });
 
+  test("a figure glued after a letter sign the recogniser misread is an amount on a recognised page, marked; not on a text document's", () => {
+    const columns = [col('company', 'Company', 'string'), col('total', 'Total', 'number')];
+    const text = 'CORNER STORE\nSubtotal RM11.80\nRounding RM0.70\nTotal KM12.50\nPaid M20.00\nChange M7.50';
+    const totals = (scanned: boolean) => {
+      const lines = linesFromText(text).map((l) => (scanned ? { ...l, confidence: 0.9 } : l));
+      const { layout, wants } = ruleFields(lines, columns);
+      const want = wants.find((w) => w.column.id === 'total')!;
+      return modelCandidates(roleOf(want)!, layout, want, wants, null, null);
+    };
+    const glued = totals(true).find((c) => c.amount === 12.5)!;
+    expect(glued.features['amount:glued_sign']).toBe(1);
+    expect(totals(true).find((c) => c.amount === 0.7)!.features['amount:glued_sign']).toBeUndefined();
+    expect(totals(false).map((c) => c.amount)).not.toContain(12.5);
+    const lines = linesFromText(text).map((l) => ({ ...l, confidence: 0.9 }));
+    expect(String(documentFields(lines, columns).values.total)).toBe('12.50');
+  });
+
   test('a value holding a word a second recogniser read otherwise is marked doubted', () => {
     const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address"), col('date', 'Date', 'date'), col('total', 'Total', 'number')];
     const text = 'CORNER STORE\n27, MARKET R0AD,\n54321 SPRINGFIELD\nDate 25/01/2018\nTotal 5.00';

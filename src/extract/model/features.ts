@@ -282,6 +282,25 @@ const itemsHeader = (text: string) => !/[:=]\s*\d/.test(text) && conceptsOf(text
 /** A whole number below this adding up with money figures does so by chance (a quantity of 2 beside 1.50 and 3.50). */
 const MIN_WHOLE_MONEY = 10;
 
+/**
+ * A figure with decimals glued after one or two capitals, on a recognised page: a letter sign the
+ * recogniser misread ("M1.00", "KM12.50" for "RM"), whose figure is the amount.
+ */
+const GLUED_SIGN = /(?<![\p{L}\d.,])\p{Lu}{1,2}(\d{1,6}[.,]\d{2})(?![\p{L}\d.,])/gu;
+
+/** The amounts of a recognised line that only a misread sign glued to them hides. */
+function gluedAmounts(text: string, found: FoundAmount[]): FoundAmount[] {
+  const out: FoundAmount[] = [];
+  for (const m of text.matchAll(GLUED_SIGN)) {
+    const start = m.index! + m[0].length - m[1]!.length;
+    const end = m.index! + m[0].length;
+    if (found.some((a) => a.start < end && start < a.end)) continue;
+    const figure = findAmounts(m[1]!)[0];
+    if (figure) out.push({ ...figure, start, end });
+  }
+  return out;
+}
+
 function amountCandidates(ctx: Context): ModelCandidate[] {
   const { layout } = ctx;
   const out: ModelCandidate[] = [];
@@ -296,6 +315,15 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
   const underColumnFigure = (i: number, seg: Seg) => (columnFigures.get(i - 1) ?? []).some((above) => above.page === seg.page && above.x0 < seg.x1 && seg.x0 < above.x1);
   // Where no figure has decimals (rupiah, yen, won), money is what is grouped in thousands ("22,000").
   const found = layout.lines.map((line) => findAmounts(line.text, findDates(line.text, null)));
+  const glued = new Set<FoundAmount>();
+  layout.lines.forEach((line, i) => {
+    if (line.confidence === undefined) return;
+    for (const a of gluedAmounts(line.text, found[i]!)) {
+      glued.add(a);
+      found[i]!.push(a);
+    }
+    found[i]!.sort((a, b) => a.start - b.start);
+  });
   const wholeMoney = !found.flat().some((a) => a.money && /[.,]\d{1,2}$/.test(a.raw.replace(/\D+$/, '')));
   // A whole number that adds up with the money figures is money too: a net typed without decimals
   // (a spreadsheet's "886") beside its tax and total, or a total beside its net and tax.
@@ -352,6 +380,7 @@ function amountCandidates(ctx: Context): ModelCandidate[] {
       }
       f['amount:last_on_line'] = k === amounts.length - 1 ? 1 : 0;
       f['amount:currency'] = a.currency ? 1 : 0;
+      if (glued.has(a)) f['amount:glued_sign'] = 1;
       f['amount:negative'] = a.value < 0 ? 1 : 0;
       f['amount:zero'] = a.value === 0 ? 1 : 0;
       f['amount:percent_line'] = /%/.test(line.text) ? 1 : 0;
