@@ -511,6 +511,12 @@ describe('joint decoding', () => {
     expect(decode([seller, role('address', 'address', options)]).get('address')?.value).toBe('12 Market Road 54321 Springfield');
     // Without the seller written, the likeliest address stands.
     expect(decode([role('address', 'address', options)]).get('address')?.value).toBe('88 CORNER MART 12 Market Road 54321 Springfield');
+    // Chosen together: a street's line taken for the seller gives way to the name, the address staying whole.
+    const chosen = decode([
+      role('seller', 'seller', [{ value: '12 Kestrel Close', p: 0.5, line: 1 }, { value: 'CORNER MART', p: 0.45, line: 0 }]),
+      role('address', 'address', [{ value: '12 Kestrel Close 54321 Springfield', p: 0.9, line: 1 }, { value: '54321 Springfield', p: 0.05, line: 2 }]),
+    ]);
+    expect([chosen.get('seller')?.value, chosen.get('address')?.value]).toEqual(['CORNER MART', '12 Kestrel Close 54321 Springfield']);
   });
 
   test('a value below its role threshold is left empty', () => {

@@ -182,27 +182,27 @@ export function decode(all: RoleOptions[], params: DecodeParams = DECODE_DEFAULT
     [issue, due].forEach((r, i) => r && chosen.set(r.want.column.id, best.picks[i]!));
   }
 
-  const [seller, buyer] = [byRole('seller'), byRole('buyer')];
+  const [seller, buyer, address] = [byRole('seller'), byRole('buyer'), byRole('address')];
   if (seller || buyer) {
-    let best = { score: -Infinity, picks: [null, null] as Array<Option | null> };
+    // An address is the issuer's, not its name: one that opens with the seller's value on its line (a
+    // shop named with a number reads as a street's line) is no address beside that seller, and the
+    // pair is chosen together. An address option above the threshold is written, as it is alone.
+    const opens = (a: Option | null, s: Option | null) => !!a && !!s && a.line === s.line && normalizeLabel(a.value).startsWith(normalizeLabel(s.value));
+    const addresses = address ? choices(address).filter((o) => o !== null) : [];
+    let best = { score: -Infinity, picks: [null, null, null] as Array<Option | null> };
     for (const s of choices(seller))
       for (const b of choices(buyer)) {
         if (s && b && normalizeLabel(s.value) === normalizeLabel(b.value)) continue;
-        const score = logp(seller, s) + logp(buyer, b);
-        if (score > best.score) best = { score, picks: [s, b] };
+        for (const a of addresses.length ? addresses : [null]) {
+          if (opens(a, s)) continue;
+          const score = logp(seller, s) + logp(buyer, b) + logp(address, a);
+          if (score > best.score) best = { score, picks: [s, b, a] };
+        }
       }
-    [seller, buyer].forEach((r, i) => r && chosen.set(r.want.column.id, best.picks[i]!));
+    [seller, buyer, address].forEach((r, i) => r && chosen.set(r.want.column.id, best.picks[i]!));
   }
 
-  // An address is the issuer's, not its name: one that opens with the chosen seller's line (a shop
-  // named with a number, which reads as a street's line) gives way to the next.
-  const sellerPick = seller ? chosen.get(seller.want.column.id) : null;
-  const nameOpens = (o: Option | null) => !!o && !!sellerPick && o.line === sellerPick.line && normalizeLabel(o.value).startsWith(normalizeLabel(sellerPick.value));
-  for (const r of all) {
-    if (chosen.has(r.want.column.id)) continue;
-    const options = choices(r);
-    chosen.set(r.want.column.id, (r.role === 'address' ? options.find((o) => !nameOpens(o)) : options[0]) ?? null);
-  }
+  for (const r of all) if (!chosen.has(r.want.column.id)) chosen.set(r.want.column.id, choices(r)[0] ?? null);
   return chosen;
 }
 
