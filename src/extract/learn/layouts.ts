@@ -206,8 +206,8 @@ const MIN_PLACE = 0.6;
 const MIN_CONSTANT = 0.9;
 /**
  * Text this alike, holding the example's numbers (two or more: a house number, a postal code) read
- * the same and in order, is the example's too: a misread recogniser's reading of the issuer's address.
- * Another branch's address differs in its numbers.
+ * the same and in order, is the example's too: the issuer's address with more of its letters
+ * misread. Another branch's address differs in its numbers.
  */
 const MIN_NUMBERED = 0.8;
 const MIN_NUMBERS = 2;
