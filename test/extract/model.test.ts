@@ -22,6 +22,14 @@ const INVOICE_COLUMNS = [
   col('currency', 'Currency', 'string', 'ISO 4217 code of the invoice currency'),
 ];
 
+/** The candidates of one column, without the rules' pick, in a small layout made from text, read as printed or as recognised from a scan. */
+function readCandidatesOf(text: string, columnId: string, columns: Column[], scanned: boolean) {
+  const lines = linesFromText(text).map((l) => (scanned ? { ...l, confidence: 0.9 } : l));
+  const { layout, wants } = ruleFields(lines, columns);
+  const want = wants.find((w) => w.column.id === columnId)!;
+  return modelCandidates(roleOf(want)!, layout, want, wants, null, null);
+}
+
 /** The candidates of one column in a small layout made from text. */
 function candidatesOf(text: string, columnId: string, columns = INVOICE_COLUMNS) {
   const { layout, wants, result } = ruleFields(linesFromText(text), columns);
@@ -93,12 +101,7 @@ describe('candidate features', () => {
     // A year of four figures is of this century or the last: an invoice number is no date of the year 729.
     expect(separatorLost('Invoice No. : CR 1806/0729', 'dmy')).toEqual([]);
     const text = 'Tax Invoice\n2703/2018 No.:CS-1\nTotal 5.00';
-    const dates = (scanned: boolean) => {
-      const lines = linesFromText(text).map((l) => (scanned ? { ...l, confidence: 0.9 } : l));
-      const { layout, wants } = ruleFields(lines, INVOICE_COLUMNS);
-      const want = wants.find((w) => w.column.id === 'issue_date')!;
-      return modelCandidates(roleOf(want)!, layout, want, wants, null, null);
-    };
+    const dates = (scanned: boolean) => readCandidatesOf(text, 'issue_date', INVOICE_COLUMNS, scanned);
     expect(dates(true).find((c) => c.value === '2018-03-27')!.features['date:repaired']).toBe(1);
     expect(dates(false).some((c) => c.value === '2018-03-27')).toBe(false);
   });
@@ -252,12 +255,7 @@ describe('candidate features', () => {
     expect(recognisedAddress('No. 5, Jln. Mawar, KM 3.5 Taman Indah.Kajang')).toBe('No. 5, Jln. Mawar, KM 3.5 Taman Indah.Kajang');
     const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
     const text = 'CORNER STORE\n27, MARKET ROAD.\n54321 SPRINGFIELD\nTel: 03-555 1234\nTotal 5.00';
-    const values = (scanned: boolean) => {
-      const lines = linesFromText(text).map((l) => (scanned ? { ...l, confidence: 0.9 } : l));
-      const { layout, wants } = ruleFields(lines, columns);
-      const want = wants.find((w) => w.column.id === 'address')!;
-      return modelCandidates(roleOf(want)!, layout, want, wants, null, null).map((c) => c.value);
-    };
+    const values = (scanned: boolean) => readCandidatesOf(text, 'address', columns, scanned).map((c) => c.value);
     expect(values(true)).toContain('27, MARKET ROAD, 54321 SPRINGFIELD');
     expect(values(false)).toContain('27, MARKET ROAD. 54321 SPRINGFIELD');
   });
@@ -265,12 +263,7 @@ describe('candidate features', () => {
   test("a figure glued after a letter sign the recogniser misread is an amount on a recognised page, marked; not on a text document's", () => {
     const columns = [col('company', 'Company', 'string'), col('total', 'Total', 'number')];
     const text = 'CORNER STORE\nSubtotal RM11.80\nRounding RM0.70\nTotal KM12.50\nPaid M20.00\nChange M7.50';
-    const totals = (scanned: boolean) => {
-      const lines = linesFromText(text).map((l) => (scanned ? { ...l, confidence: 0.9 } : l));
-      const { layout, wants } = ruleFields(lines, columns);
-      const want = wants.find((w) => w.column.id === 'total')!;
-      return modelCandidates(roleOf(want)!, layout, want, wants, null, null);
-    };
+    const totals = (scanned: boolean) => readCandidatesOf(text, 'total', columns, scanned);
     const glued = totals(true).find((c) => c.amount === 12.5)!;
     expect(glued.features['amount:glued_sign']).toBe(1);
     expect(totals(true).find((c) => c.amount === 0.7)!.features['amount:glued_sign']).toBeUndefined();
