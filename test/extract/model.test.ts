@@ -30,6 +30,9 @@ function readCandidatesOf(text: string, columnId: string, columns: Column[], sca
   return modelCandidates(roleOf(want)!, layout, want, wants, null, null);
 }
 
+/** The shop or seller names a small layout made from text offers. */
+const sellerNames = (text: string) => candidatesOf(text, 'seller').map((c) => c.value);
+
 /** The candidates of one column in a small layout made from text. */
 function candidatesOf(text: string, columnId: string, columns = INVOICE_COLUMNS) {
   const { layout, wants, result } = ruleFields(linesFromText(text), columns);
@@ -127,101 +130,101 @@ describe('candidate features', () => {
   });
 
   test('a name wrapped before its legal form and registration number is a candidate without the number', () => {
-    const values = candidatesOf('ACME HARDWARE TRADING\nSDN BHD (123456-A)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const values = sellerNames('ACME HARDWARE TRADING\nSDN BHD (123456-A)\n12 Market Road\n54321 Springfield');
     expect(values).toContain('ACME HARDWARE TRADING SDN BHD');
   });
 
   test('a name wrapped before its registration number is a candidate without it; a brand over a whole name is not joined', () => {
-    const wrapped = candidatesOf('ACME HARDWARE\nTRADING [123456-A]\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const wrapped = sellerNames('ACME HARDWARE\nTRADING [123456-A]\n12 Market Road\n54321 Springfield');
     expect(wrapped).toContain('ACME HARDWARE TRADING');
-    const brand = candidatesOf('CORNER CAFE\nAcme Foods Sdn Bhd (123456-A)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const brand = sellerNames('CORNER CAFE\nAcme Foods Sdn Bhd (123456-A)\n12 Market Road\n54321 Springfield');
     expect(brand).toContain('Acme Foods Sdn Bhd');
     expect(brand).not.toContain('CORNER CAFE Acme Foods Sdn Bhd');
   });
 
   test("a company's name before its telephone or tax number on its line, or in the shop's greeting, is a candidate alone", () => {
-    const contact = candidatesOf('ACME TRADING SDN BHD  Tel: 03-1234 5678\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const contact = sellerNames('ACME TRADING SDN BHD  Tel: 03-1234 5678\n12 Market Road\n54321 Springfield');
     expect(contact).toContain('ACME TRADING SDN BHD');
-    const greeted = candidatesOf('Welcome to Corner Mart!\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const greeted = sellerNames('Welcome to Corner Mart!\n12 Market Road\n54321 Springfield');
     expect(greeted).toContain('Corner Mart');
     expect(greeted.some((v) => /welcome/i.test(v))).toBe(false);
   });
 
   test('a name after its registration number, labelled or bare, is a candidate alone; a town after its postal code is none', () => {
-    const labelled = candidatesOf('CO. REG: 123456-A ACME TRADING SDN BHD\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const labelled = sellerNames('CO. REG: 123456-A ACME TRADING SDN BHD\n12 Market Road\n54321 Springfield');
     expect(labelled).toContain('ACME TRADING SDN BHD');
-    const bare = candidatesOf('AB0123456-X CORNER HARDWARE\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const bare = sellerNames('AB0123456-X CORNER HARDWARE\n12 Market Road\n54321 Springfield');
     expect(bare).toContain('CORNER HARDWARE');
-    const town = candidatesOf('CORNER HARDWARE\n12 Market Road\n54321 SPRING FIELD', 'seller').map((c) => c.value);
+    const town = sellerNames('CORNER HARDWARE\n12 Market Road\n54321 SPRING FIELD');
     expect(town).not.toContain('SPRING FIELD');
   });
 
   test('a name wrapped before its legal form and an unbracketed registration number is joined without the number', () => {
-    const values = candidatesOf('ACME HOLDINGS\nBERHAD 123456-A\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const values = sellerNames('ACME HOLDINGS\nBERHAD 123456-A\n12 Market Road\n54321 Springfield');
     expect(values).toContain('ACME HOLDINGS BERHAD');
     // A label before the number is no legal form: nothing is joined to the name.
-    const labelled = candidatesOf('ACME HOLDINGS\nCompany No: 123456-A\n12 Market Road', 'seller').map((c) => c.value);
+    const labelled = sellerNames('ACME HOLDINGS\nCompany No: 123456-A\n12 Market Road');
     expect(labelled.some((v) => /company/i.test(v))).toBe(false);
   });
 
   test('a name with a date, time, telephone number or title run onto its line is a candidate alone', () => {
     for (const line of ['CORNER CAFE 18/03/2018', '18-03-2018 10:22 CORNER CAFE', 'CORNER CAFE 03-1234 5678', 'CORNER CAFE Tel 012-3456789', 'CORNER CAFE TAX INVOICE', 'OFFICIAL RECEIPT CORNER CAFE']) {
-      expect(candidatesOf(`${line}\n12 Market Road\n54321 Springfield`, 'seller').map((c) => c.value)).toContain('CORNER CAFE');
+      expect(sellerNames(`${line}\n12 Market Road\n54321 Springfield`)).toContain('CORNER CAFE');
     }
     // A short number after a name is part of it, not a telephone's.
-    expect(candidatesOf('CORNER CAFE 2\n12 Market Road', 'seller').map((c) => c.value)).not.toContain('CORNER CAFE');
+    expect(sellerNames('CORNER CAFE 2\n12 Market Road')).not.toContain('CORNER CAFE');
   });
 
   test('a shop named with a number before or after its words is a candidate whole; a street line is not', () => {
-    expect(candidatesOf('88 CORNER MART\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value)).toContain('88 CORNER MART');
-    expect(candidatesOf('KESTREL KOPITIAM 168\nNo 5, Jalan Mawar\n43000 Kajang', 'seller').map((c) => c.value)).toContain('KESTREL KOPITIAM 168');
-    const street = candidatesOf('CORNER MART\n12 Market Road\nJalan Mawar 5\n54321 Springfield', 'seller').map((c) => c.value);
+    expect(sellerNames('88 CORNER MART\n12 Market Road\n54321 Springfield')).toContain('88 CORNER MART');
+    expect(sellerNames('KESTREL KOPITIAM 168\nNo 5, Jalan Mawar\n43000 Kajang')).toContain('KESTREL KOPITIAM 168');
+    const street = sellerNames('CORNER MART\n12 Market Road\nJalan Mawar 5\n54321 Springfield');
     expect(street).not.toContain('12 Market Road');
     expect(street).not.toContain('Jalan Mawar 5');
     // Four figures are a postal code's or a year's, no shop's number.
-    expect(candidatesOf('CORNER MART\n5432 SPRINGFIELD', 'seller').map((c) => c.value)).not.toContain('5432 SPRINGFIELD');
+    expect(sellerNames('CORNER MART\n5432 SPRINGFIELD')).not.toContain('5432 SPRINGFIELD');
   });
 
   test("a shop named after its estate, a name read with a comma after it, and a company printed at a long receipt's foot are candidates", () => {
-    const estate = candidatesOf('RESTORAN TAMAN JAYA\nNo 5, Jalan Mawar\n43000 Kajang', 'seller').map((c) => c.value);
+    const estate = sellerNames('RESTORAN TAMAN JAYA\nNo 5, Jalan Mawar\n43000 Kajang');
     expect(estate).toContain('RESTORAN TAMAN JAYA');
     // An estate's or street's line, or one with a comma or figure, is an address's.
-    const address = candidatesOf('CORNER CAFE\nTAMAN JAYA\nJALAN MAWAR, TAMAN JAYA\n43000 Kajang', 'seller').map((c) => c.value);
+    const address = sellerNames('CORNER CAFE\nTAMAN JAYA\nJALAN MAWAR, TAMAN JAYA\n43000 Kajang');
     expect(address).not.toContain('TAMAN JAYA');
     expect(address).not.toContain('JALAN MAWAR, TAMAN JAYA');
-    expect(candidatesOf('CORNER TRADING,\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value)).toContain('CORNER TRADING');
+    expect(sellerNames('CORNER TRADING,\n12 Market Road\n54321 Springfield')).toContain('CORNER TRADING');
     const items = Array.from({ length: 70 }, (_, k) => `Item ${k + 1}   1.00`);
-    const long = candidatesOf(['RECEIPT', ...items, 'Total 70.00', 'Thank you', 'Acme Stores Sdn Bhd'].join('\n'), 'seller').map((c) => c.value);
+    const long = sellerNames(['RECEIPT', ...items, 'Total 70.00', 'Thank you', 'Acme Stores Sdn Bhd'].join('\n'));
     expect(long).toContain('Acme Stores Sdn Bhd');
   });
 
   test("a shop's name before its tax or telephone number is a candidate alone without a legal form; a branch after a name too", () => {
-    const taxed = candidatesOf('CORNER GIFT SHOP GST REG NO: 001234567890\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const taxed = sellerNames('CORNER GIFT SHOP GST REG NO: 001234567890\n12 Market Road\n54321 Springfield');
     expect(taxed).toContain('CORNER GIFT SHOP');
     // Without a number after it, a word of a notice before "invoice" is no name.
-    const notice = candidatesOf('Keep the invoice for returns\nCORNER GIFT SHOP\n12 Market Road', 'seller').map((c) => c.value);
+    const notice = sellerNames('Keep the invoice for returns\nCORNER GIFT SHOP\n12 Market Road');
     expect(notice).not.toContain('Keep the');
-    const branch = candidatesOf('CORNER MART (CITY CENTRE)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const branch = sellerNames('CORNER MART (CITY CENTRE)\n12 Market Road\n54321 Springfield');
     expect(branch).toEqual(expect.arrayContaining(['CORNER MART (CITY CENTRE)', 'CORNER MART']));
     // A branch named by its estate reads as an address: the name alone is still a candidate.
-    const estate = candidatesOf('CORNER MART (TAMAN JAYA)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const estate = sellerNames('CORNER MART (TAMAN JAYA)\n12 Market Road\n54321 Springfield');
     expect(estate).toContain('CORNER MART');
-    const dashed = candidatesOf('CORNER MART - SPRINGFIELD\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const dashed = sellerNames('CORNER MART - SPRINGFIELD\n12 Market Road\n54321 Springfield');
     expect(dashed).toContain('CORNER MART');
     // A short mark in brackets is part of a name ("(M)" for a country), not a branch.
-    const marked = candidatesOf('ACME (M)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const marked = sellerNames('ACME (M)\n12 Market Road\n54321 Springfield');
     expect(marked).not.toContain('ACME');
   });
 
   test('a name wrapped onto three lines before its legal form is a candidate; three names stacked are not one', () => {
-    const values = candidatesOf('ACME\nHARDWARE TRADING\nSDN BHD (123456-A)\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const values = sellerNames('ACME\nHARDWARE TRADING\nSDN BHD (123456-A)\n12 Market Road\n54321 Springfield');
     expect(values).toContain('ACME HARDWARE TRADING SDN BHD');
-    const stacked = candidatesOf('CORNER CAFE\nCITY MALL\nAcme Foods Sdn Bhd\n12 Market Road', 'seller').map((c) => c.value);
+    const stacked = sellerNames('CORNER CAFE\nCITY MALL\nAcme Foods Sdn Bhd\n12 Market Road');
     expect(stacked).not.toContain('CORNER CAFE CITY MALL Acme Foods Sdn Bhd');
   });
 
   test("a company's name after a label of its own is a candidate alone; a label before other words is not", () => {
-    const values = candidatesOf('CORNER CAFE\nOperated by: Acme Foods Sdn Bhd\nCashier: Mary Smith\n12 Market Road\n54321 Springfield', 'seller').map((c) => c.value);
+    const values = sellerNames('CORNER CAFE\nOperated by: Acme Foods Sdn Bhd\nCashier: Mary Smith\n12 Market Road\n54321 Springfield');
     expect(values).toContain('Acme Foods Sdn Bhd');
     expect(values).not.toContain('Mary Smith');
   });
@@ -905,7 +908,7 @@ describe('documents of other countries and shapes', () => {
   });
 
   test("a sender's line of name, street and town gives the name; a labelled party's too", () => {
-    expect(candidatesOf('CREDIT NOTE\nKappa Tools Ltd, 14 Forge Lane, Sheffield S1 2AB\nCustomer: Delta Works Ltd', 'seller').map((c) => c.value)).toContain('Kappa Tools Ltd');
+    expect(sellerNames('CREDIT NOTE\nKappa Tools Ltd, 14 Forge Lane, Sheffield S1 2AB\nCustomer: Delta Works Ltd')).toContain('Kappa Tools Ltd');
     const fields = documentFields(linesFromText('Greenleaf Traders Ltd\nTAX INVOICE\nTo: Riverbend Farms Ltd, 1 Market Street, Leeds LS1 1AA\nInvoice No  INV-001\nTotal  30.00'), INVOICE_COLUMNS);
     expect(fields.values.buyer).toBe('Riverbend Farms Ltd');
   });
