@@ -18,6 +18,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPUS_DIR } from '../src/extract/model/corpus';
+import { editDistance } from '../src/lib/strings';
 import { machine, printTable, startRowsmith } from './lib';
 
 const ADMIN = 'bench-admin-key-0123456789abcdef';
@@ -194,7 +195,7 @@ interface Score {
   extracted: number;
   expected: number;
   /** Per column: whether the expected value was found, and whether a wrong non-empty value was given. */
-  columns: Map<string, { hit: boolean; wrong: boolean; want: boolean }>;
+  columns: Map<string, { hit: boolean; wrong: boolean; want: boolean; got: unknown }>;
   diffs: string[];
 }
 
@@ -224,7 +225,7 @@ function score(c: Case, tableColumns: Column[], got: Row[]): Score {
   }
   const nonEmpty = (r: Row) => cols.reduce((n, col) => n + (isEmpty(r[col.id]) ? 0 : 1), 0);
   const result: Score = { correct: 0, extracted: got.reduce((n, r) => n + nonEmpty(r), 0), expected: exp.reduce((n, r) => n + nonEmpty(r), 0), columns: new Map(), diffs: [] };
-  for (const col of cols) result.columns.set(col.id, { hit: false, wrong: false, want: false });
+  for (const col of cols) result.columns.set(col.id, { hit: false, wrong: false, want: false, got: null });
   exp.forEach((e, i) => {
     const g = match[i]! >= 0 ? got[match[i]!]! : {};
     for (const col of cols) {
@@ -234,6 +235,7 @@ function score(c: Case, tableColumns: Column[], got: Row[]): Score {
       tally.want ||= !isEmpty(e[col.id]);
       tally.hit ||= hit;
       tally.wrong ||= !hit && !isEmpty(g[col.id]);
+      if (!isEmpty(g[col.id])) tally.got = g[col.id];
       if (!hit && !(isEmpty(e[col.id]) && isEmpty(g[col.id]))) result.diffs.push(`${col.id}: expected ${JSON.stringify(e[col.id])} got ${JSON.stringify(g[col.id] ?? null)}`);
     }
   });
@@ -316,6 +318,8 @@ interface Scored {
   c: Case;
   before: Score;
   after: Score;
+  /** The corrected document's expected row: what the example teaches. */
+  example: Row;
 }
 interface Tally {
   groups: number;
@@ -370,7 +374,7 @@ export async function run(): Promise<void> {
           const after = score(c, columns, await extract(api, taught, c, name(c)));
           const before = baselines.get(c.id) ?? score(c, columns, await extract(api, fresh, c, name(c)));
           baselines.set(c.id, before);
-          tally.scored.push({ c, before, after });
+          tally.scored.push({ c, before, after, example: first!.expected[0] ?? {} });
           if (VERBOSE) {
             console.log(`  ${c.id.padEnd(36)} F1 ${fmt(f1Of(before).f1)} -> ${fmt(f1Of(after).f1)}`);
             for (const d of before.diffs) console.log(`      before: ${d}`);
@@ -429,6 +433,27 @@ export async function run(): Promise<void> {
           const [b, a] = [of('before'), of('after')];
           return { kind, column: id, 'with value': a.want, 'right before -> after': `${b.hits} -> ${a.hits}`, 'wrong before -> after': `${b.wrong} -> ${a.wrong}`, 'F1 before -> after': `${fmt(b.f1)} -> ${fmt(a.f1)}` };
         });
+      }),
+    ]);
+    printTable('Wrong or missing after one correction, by how the value relates to the corrected example (counts only: what a correction can and cannot teach)', [
+      ...[...tallies].flatMap(([kind, t]) => {
+        const columnsOf = new Map(t.scored.flatMap((s) => s.c.table.columns_json.map((col) => [col.id, col] as const)));
+        const counts = { copied: 0, variant: 0, missed: 0, own: 0 };
+        for (const s of t.scored) {
+          for (const [id, cell] of s.after.columns) {
+            const col = columnsOf.get(id)!;
+            const [want, taught] = [s.c.expected[0]?.[id], s.example[id]];
+            if (!cell.want || cell.hit) continue;
+            const teaches = !isEmpty(taught) && same(want, taught, col);
+            if (!teaches && !isEmpty(cell.got) && !isEmpty(taught) && same(taught, cell.got, col)) {
+              counts.copied++;
+              // Two readings of one printed text, told apart by a glyph or two: the values' own spellings differ.
+              if (editDistance(normText(want), normText(taught)) <= 2) counts.variant++;
+            } else if (teaches) counts.missed++;
+            else counts.own++;
+          }
+        }
+        return [{ kind, "the example's value, where this document's differs": counts.copied, '... of which by at most two glyphs': counts.variant, "this document's value is the example's, not taken": counts.missed, 'a value of its own, not the example\'s': counts.own }];
       }),
     ]);
     printTable("Isolation: documents of other issuers, extracted into a table holding one issuer's example and into a fresh one", [
