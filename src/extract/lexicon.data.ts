@@ -181,7 +181,7 @@ export const CONCEPTS: ConceptEntry[] = [
     types: NUMERIC,
     terms: {
       en: ['total', 'grand total', 'total amount', 'invoice total', 'total incl. tax', 'total including tax', 'total incl. vat', 'gross', 'gross amount', 'gross total', 'total gross', 'amount incl. vat', 'invoice amount', 'total due'],
-      de: ['Gesamtbetrag', 'Rechnungsbetrag', 'Endsumme', 'Gesamtsumme', 'Gesamt', 'Brutto', 'Bruttobetrag', 'Summe brutto', 'Gesamt brutto', 'Rechnungssumme', 'Endbetrag', 'Gesamtbetrag brutto', 'Rechnungsbetrag brutto', 'Bruttosumme', 'Total'],
+      de: ['Gesamtbetrag', 'Rechnungsbetrag', 'Endsumme', 'Gesamtsumme', 'Summe', 'Gesamt', 'Brutto', 'Bruttobetrag', 'Summe brutto', 'Gesamt brutto', 'Rechnungssumme', 'Endbetrag', 'Gesamtbetrag brutto', 'Rechnungsbetrag brutto', 'Bruttosumme', 'Total'],
       fr: ['total TTC', 'montant TTC', 'TTC', 'total', 'montant total', 'net à payer', 'total à payer', 'montant total TTC'],
       es: ['total', 'importe total', 'total factura', 'total a pagar', 'total con IVA', 'importe bruto'],
       it: ['totale', 'totale fattura', 'totale documento', 'importo totale', 'totale da pagare', 'lordo'],
@@ -724,7 +724,7 @@ export const CONCEPTS: ConceptEntry[] = [
     level: 'both',
     types: TEXT,
     terms: {
-      en: ['name', 'full name', 'contact', 'contact person', 'contact name'],
+      en: ['name', 'full name', 'contact', 'contact person', 'contact name', 'manager', 'store manager', 'mgr', 'store mgr'],
       de: ['Name', 'Ansprechpartner', 'Kontakt', 'Vorname', 'Nachname'],
       fr: ['nom', 'nom complet', 'contact', 'interlocuteur', 'prénom'],
       es: ['nombre', 'nombre completo', 'contacto', 'apellidos'],

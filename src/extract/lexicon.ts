@@ -267,10 +267,12 @@ function computeConcepts(text: string): ConceptHit[] {
   const tokens = labelTokens(withoutTypeCodes(text));
   if (!tokens.length) return [];
   const best = new Map<string, number>();
+  // Only German writes ß: a label with it matches no other language's terms ("Kaffee groß" is no English "gross").
+  const german = text.includes('ß');
   const raise = (concept: string, score: number) => {
     if (score > (best.get(concept) ?? 0)) best.set(concept, score);
   };
-  for (const term of EXACT.get(tokens.join(' ')) ?? []) raise(term.concept, term.weak ? WEAK : 1);
+  for (const term of EXACT.get(tokens.join(' ')) ?? []) if (!german || !term.language || term.language === 'de') raise(term.concept, term.weak ? WEAK : 1);
 
   let core = tokens.filter((w) => !STOPWORDS.has(w));
   let split = false;
@@ -284,7 +286,7 @@ function computeConcepts(text: string): ConceptHit[] {
     const seen = new Set<Term>();
     for (const w of present) {
       for (const term of BY_TOKEN.get(w) ?? []) {
-        if (seen.has(term) || !term.core.length) continue;
+        if (seen.has(term) || !term.core.length || (german && term.language && term.language !== 'de')) continue;
         seen.add(term);
         // "Facturé à" is not "facture": a term whose only word left is common needs all its words.
         if (term.core.length === 1 && term.tokens.length > 1 && !containsRun(tokens, term.tokens)) continue;

@@ -21,7 +21,9 @@ export const legalRe = (forms: string[], flags: string, stopAfter: boolean) =>
 export const LEGAL_SHORT = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').length <= 2), 'u', false);
 export const LEGAL_LONG = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '').length > 2), 'iu', true);
 
-export const hasLegalForm = (text: string) => LEGAL_SHORT.test(text.trim()) || LEGAL_LONG.test(text.trim());
+/** A Dutch postal code before its town ("1012 AB Amsterdam"), whose two letters are no legal form ("AB", "NV"). */
+const POSTCODE_LETTERS = /\b\d{4}\s?[A-Z]{2}(?=\s+\p{Lu})/gu;
+export const hasLegalForm = (text: string) => LEGAL_SHORT.test(text.trim().replace(POSTCODE_LETTERS, ' ')) || LEGAL_LONG.test(text.trim());
 /** A legal form alone ("GmbH", "SDN BHD" set apart on its line): the end of a name, not one. */
 export const legalFormOnly = (text: string) => hasLegalForm(text) && !/\p{L}{2}/u.test(text.trim().replace(LEGAL_LONG, ' ').replace(LEGAL_SHORT, ' '));
 /**

@@ -1000,6 +1000,18 @@ const TAGLINE = /^(?:since|est\.?|estd\.?|established|sejak|seit|depuis|desde|da
 /** A till's store or terminal number opening a line ("Store #1234", "ST# 0123 OP# 45"); a shop's unit number ("Shop 5,") is an address's. */
 const STORE_LINE = /^(?:store|outlet|branch|st|till|pos|terminal)\s*(?:#|no\.?:?)\s*\d+/i;
 
+/** A currency's code or sign alone on its line ("EUR" over the items' prices): the items' head, no part of an address. */
+const currencyAlone = (t: string) => /^(?:\p{Lu}{3}|\p{Sc})$/u.test(t) && currencyIn(t) !== null;
+
+/** A telephone number closing a line after other words ("Store Mgr: J. Doe (219) 555-0120"); not a ZIP+4 code ("IN 46410-1234"). */
+const endsInPhone = (t: string) => {
+  const phone = EDGE_PHONE.exec(t);
+  return !!phone && (phone[0].match(/\d/g)?.length ?? 0) >= 7 && !/\b\d{5}-\d{4}$/.test(t);
+};
+
+/** A shop's name with its store number ("ACME MART #0412"), whose figures read as a house number's. */
+const storeName = (t: string) => STORE_NUMBER.test(t) && nameLike(t.replace(STORE_NUMBER, ''));
+
 /** A line an issuer's address stops before: its contacts, tax or registration numbers, a date, a title or an amount. */
 export function endsAddress(text: string): boolean {
   const t = text.trim();
@@ -1012,6 +1024,9 @@ export function endsAddress(text: string): boolean {
     STORE_LINE.test(t) ||
     TAGLINE.test(t) ||
     labelledDetail(t) ||
+    currencyAlone(t) ||
+    endsInPhone(t) ||
+    storeName(t) ||
     EMAIL_RE.test(t) ||
     URL_RE.test(t) ||
     findDates(t, null).length > 0 ||
@@ -1026,10 +1041,12 @@ const GROUPED = /\d{1,3}(?:[.,]\d{3})+(?!\d)/;
 /** A line ending in such a figure: an item's or a total's price where money has no decimals, no part of an address. */
 const GROUPED_END = /\d{1,3}(?:[.,]\d{3})+\s*$/;
 
+/** A street's line: a house number or a kind of street, also at the end of a compound's word ("Marktplatz 3"). */
+const streetLine = (t: string) => STREET_LINE.test(t) || COMPOUND_STREET.test(t);
 /** Postal codes, street words, a house number, or a number among parts set off by commas ("A-16-1, Tower A"). */
-const addressSign = (t: string) => POSTAL_LINE.test(t) || /\b\d{5}\b/.test(t) || STREET_LINE.test(t) || HOUSE_NUMBER.test(t) || /\d.*,|,.*\d/.test(t);
+const addressSign = (t: string) => POSTAL_LINE.test(t) || /\b\d{5}\b/.test(t) || streetLine(t) || HOUSE_NUMBER.test(t) || /\d.*,|,.*\d/.test(t);
 /** A house or lot number opening a line, bare or after a short word ("12,", "No. 5", "Lot 276", "Level 6,"). */
-const HOUSE_NUMBER = /^(?:\p{L}{1,5}\.?\s*:?\s*)?\d+[\p{L}\d/-]*\s*[,&]|^(?:\p{L}{1,5}\.?\s*:?\s*)\d/u;
+const HOUSE_NUMBER = new RegExp(String.raw`^(?:\p{L}{1,5}\.?\s*:?\s*)?\d+[\p{L}\d/-]*\s*[,&]|^(?:${NUMBERED_PARTS.join('|')})\.?\s*:?\s*\d|^\d+\p{L}?\s+\p{L}.*${STREET_WORD.source}`, 'iu');
 /** Lines an address may take: a street, a district, a postal town, a region, a country. */
 const MAX_ADDRESS_LINES = 6;
 /** How far down the first page an issuer's address is looked for. */
@@ -1130,8 +1147,8 @@ function addressCandidates(ctx: Context): ModelCandidate[] {
       f['addr:lines'] = k / MAX_ADDRESS_LINES;
       f['addr:postal_last'] = POSTAL_LINE.test(texts.at(-1)!) || /\b\d{5}\b/.test(texts.at(-1)!) ? 1 : 0;
       f['addr:postal_any'] = texts.some((t) => POSTAL_LINE.test(t) || /\b\d{5}\b/.test(t)) ? 1 : 0;
-      f['addr:street_first'] = STREET_LINE.test(texts[0]!) || /\d/.test(texts[0]!) ? 1 : 0;
-      f['addr:street_any'] = texts.some((t) => STREET_LINE.test(t)) ? 1 : 0;
+      f['addr:street_first'] = streetLine(texts[0]!) || /\d/.test(texts[0]!) ? 1 : 0;
+      f['addr:street_any'] = texts.some(streetLine) ? 1 : 0;
       f['addr:house_number'] = HOUSE_NUMBER.test(texts[0]!) ? 1 : 0;
       f['addr:name_first'] = nameLike(texts[0]!) && !addressSign(texts[0]!) ? 1 : 0;
       // Where the run sits: right under the issuer's name (or its registration line), and up to a line an address stops before.

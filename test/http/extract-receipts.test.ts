@@ -1,0 +1,254 @@
+/**
+ * Till receipts of many countries, as shops e-mail them (plain text), through HTTP: a receipt table's
+ * shop, date, address and total come out right whatever the language's words for them, its postcodes
+ * and its street names. Every shop, street and figure is made up.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { startApp, type TestApp, form } from '../helpers/app';
+
+const P = '/v1/projects/proj_default';
+
+const RECEIPT_COLUMNS = [
+  { id: 'company', name: 'Company', type: 'string', description: 'the shop or company that issued the receipt' },
+  { id: 'date', name: 'Date', type: 'date' },
+  { id: 'address', name: 'Address', type: 'string', description: "the issuer's address as printed, lines joined with spaces" },
+  { id: 'total', name: 'Total', type: 'number', description: 'the amount paid, including tax and rounding' },
+];
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+async function extractReceipt(text: string) {
+  const table = await app.request('POST', `${P}/tables`, { body: { name: `Receipts ${Math.random()}`, columns_json: RECEIPT_COLUMNS } });
+  expect(table.status).toBe(201);
+  const reply = await app.request('POST', `${P}/tables/${table.body.id}/extract`, { raw: form([['receipt.txt', text, 'text/plain']]) });
+  expect(reply.status).toBe(200);
+  const rows = await app.request('GET', `${P}/tables/${table.body.id}/rows?limit=10`);
+  expect(rows.body.rows).toHaveLength(1);
+  const row = rows.body.rows[0] as Record<string, unknown>;
+  return Object.fromEntries(RECEIPT_COLUMNS.map((c) => [c.id, row[c.id] ?? null])) as Record<string, unknown>;
+}
+
+const RECEIPTS: Array<{ what: string; text: string; expected: Record<string, string | number> }> = [
+  {
+    what: 'a German bakery: "Summe" is the total, not an item beside "groß"',
+    text: `Bäckerei Kornfeld
+Hauptstraße 12
+80331 München
+
+Bon-Nr. 4711   26.11.2026 08:14
+Brezel            2 x 0,90   1,80
+Kaffee groß                  3,20
+Croissant                    1,60
+
+Summe EUR                    6,60
+Bar                         10,00
+Rückgeld                     3,40`,
+    expected: { company: 'Bäckerei Kornfeld', date: '2026-11-26', address: 'Hauptstraße 12 80331 München', total: 6.6 },
+  },
+  {
+    what: 'a German supermarket: the "EUR" line over the items is no part of the address',
+    text: `MARKTKAUF Kestrel
+Lindenallee 5
+50667 Köln
+
+EUR
+Milch 1,5%                1,19 A
+Bananen                   1,49 A
+Spülmittel                2,29 B
+--------------------------------
+SUMME EUR                 4,97
+Geg. EC-Karte EUR         4,97
+
+Steuer %   Netto   Steuer  Brutto
+A  7%      2,50     0,18    2,68
+B 19%      1,92     0,37    2,29
+Datum: 24.11.2026  Uhrzeit: 18:02
+Beleg-Nr. 8812`,
+    expected: { company: 'MARKTKAUF Kestrel', date: '2026-11-24', address: 'Lindenallee 5 50667 Köln', total: 4.97 },
+  },
+  {
+    what: 'a German restaurant: a compound street name ("Marktplatz") with its postcode on one line',
+    text: `Restaurant Zum Kestrel
+Inh. M. Becker
+Marktplatz 3 · 79098 Freiburg
+Tel. 0761 123456
+
+Rechnung Nr. 2026-1187
+Tisch 5      Bed. Anna
+25.11.2026 19:47
+1 Schnitzel Wiener Art     18,90
+1 Flammkuchen              12,50
+2 Weizenbier 0,5l          10,40
+Gesamt                     41,80
+enth. MwSt 19%              6,67
+Gegeben EC                 41,80
+Vielen Dank für Ihren Besuch`,
+    expected: { company: 'Restaurant Zum Kestrel', date: '2026-11-25', address: 'Marktplatz 3 · 79098 Freiburg', total: 41.8 },
+  },
+  {
+    what: 'a Dutch bakery: the letters of a postcode ("1012 AB") are no legal form',
+    text: `Bakkerij Marrowby
+Dorpsstraat 3
+1012 AB Amsterdam
+
+Datum: 24-11-2026 08:45
+Volkorenbrood            3,10
+Krentenbollen 4x         2,80
+Appelflap                1,95
+Totaal                   7,85
+PIN                      7,85
+BTW 9%                   0,65
+Bedankt en tot ziens!`,
+    expected: { company: 'Bakkerij Marrowby', date: '2026-11-24', address: 'Dorpsstraat 3 1012 AB Amsterdam', total: 7.85 },
+  },
+  {
+    what: 'a British pub: a till line of numbers ("Order 2291 Table 7") is no address',
+    text: `The Bluegate Arms
+Public House & Kitchen
+5 Church Lane, Marrowby, Kent TN12 3AB
+Tel: 01622 555 012
+
+Order 2291  Table 7   Covers 2
+25 Nov 2026 20:14
+2 Fish & Chips             29.00
+1 Sticky Toffee Pudding     6.50
+2 Pint Bitter              10.80
+Sub Total                  46.30
+Service 12.5%               5.79
+Total                      52.09
+Paid by Card               52.09
+VAT No: 123 4567 89`,
+    expected: { company: 'The Bluegate Arms', date: '2026-11-25', address: '5 Church Lane, Marrowby, Kent TN12 3AB', total: 52.09 },
+  },
+  {
+    what: "a US supermarket: the store number is the name's, the manager's line with a telephone number neither name nor address",
+    text: `MARROWBY MARKET #0412
+2200 W Lincoln Hwy
+Merrillville IN 46410
+Store Mgr: J. Ortiz  (219) 555-0120
+
+ST# 0412 OP# 22 TE# 04 TR# 09871
+BANANAS            0.58 N
+ 1.21 lb @ 0.48 /lb
+WHOLE MILK GAL     3.49 N
+EGGS LARGE 12CT    4.29 N
+PAPER TOWELS       8.99 T
+              SUBTOTAL    17.35
+         TAX 7.000 %       0.63
+                TOTAL     17.98
+DEBIT TEND               17.98
+CHANGE DUE                0.00
+
+11/20/26   18:42:11
+# ITEMS SOLD 4`,
+    expected: { company: 'MARROWBY MARKET', date: '2026-11-20', address: '2200 W Lincoln Hwy Merrillville IN 46410', total: 17.98 },
+  },
+  {
+    what: 'a US restaurant',
+    text: `CORNER GRILL
+88 Harbor Blvd
+Bayport, FL 33701
+Tel 727-555-0199
+
+Server: Mike        Table 12
+Date: 11/21/2026    Time: 7:48 PM
+Check #1043
+
+2 Cheeseburger           21.98
+1 Caesar Salad            9.50
+2 Iced Tea                5.98
+
+Subtotal                 37.46
+Tax                       2.62
+Total                    40.08
+Tip                       7.00
+Amount Paid              47.08`,
+    expected: { company: 'CORNER GRILL', date: '2026-11-21', address: '88 Harbor Blvd Bayport, FL 33701', total: 40.08 },
+  },
+  {
+    what: 'a Spanish café',
+    text: `CAFETERÍA BLUEGATE S.L.
+C/ Mayor 15
+28013 Madrid
+NIF B12345678
+
+FACTURA SIMPLIFICADA
+Fecha: 25/11/2026 Hora: 09:30
+2 Café con leche        3,20
+1 Tostada               2,10
+TOTAL (IVA incl.)       5,30
+Efectivo               10,00
+Cambio                  4,70
+IVA 10%: 0,48
+Gracias por su visita`,
+    expected: { company: 'CAFETERÍA BLUEGATE S.L.', date: '2026-11-25', address: 'C/ Mayor 15 28013 Madrid', total: 5.3 },
+  },
+  {
+    what: 'an Italian bakery',
+    text: `PANIFICIO CORNER S.R.L.
+Via Roma 21
+20121 Milano (MI)
+P.IVA 01234567890
+
+DOCUMENTO COMMERCIALE
+di vendita o prestazione
+Pane integrale          2,40
+Focaccia                3,50
+Cornetto x2             2,60
+TOTALE COMPLESSIVO      8,50
+di cui IVA              0,77
+Pagamento contante     10,00
+Resto                   1,50
+25-11-2026 10:14
+DOC.N. 0102-0045`,
+    expected: { company: 'PANIFICIO CORNER S.R.L.', date: '2026-11-25', address: 'Via Roma 21 20121 Milano (MI)', total: 8.5 },
+  },
+  {
+    what: 'a Polish shop',
+    text: `SKLEP KESTREL SP. Z O.O.
+ul. Długa 7
+00-238 Warszawa
+NIP 123-456-78-90
+
+PARAGON FISKALNY
+2026-11-25        nr wydr. 123
+Chleb żytni   1 x 5,49   5,49 A
+Masło         1 x 7,99   7,99 A
+Jabłka      1,2 x 4,50   5,40 C
+SUMA PLN                18,88
+Gotówka                 20,00
+Reszta                   1,12`,
+    expected: { company: 'SKLEP KESTREL SP. Z O.O.', date: '2026-11-25', address: 'ul. Długa 7 00-238 Warszawa', total: 18.88 },
+  },
+  {
+    what: 'a Portuguese pastry shop',
+    text: `PASTELARIA CORNER LDA
+Rua Augusta 100
+1100-053 Lisboa
+NIF 501234567
+
+FATURA SIMPLIFICADA FS A/1234
+Data: 2026-11-25
+2 Pastel de nata         2,60
+1 Galão                  1,40
+Total                    4,00
+Numerário                5,00
+Troco                    1,00
+IVA 13%                  0,46`,
+    expected: { company: 'PASTELARIA CORNER LDA', date: '2026-11-25', address: 'Rua Augusta 100 1100-053 Lisboa', total: 4 },
+  },
+];
+
+describe('till receipts of many countries', () => {
+  for (const { what, text, expected } of RECEIPTS) {
+    test(what, async () => {
+      expect(await extractReceipt(text)).toEqual(expected);
+    });
+  }
+});
