@@ -243,6 +243,129 @@ Troco                    1,00
 IVA 13%                  0,46`,
     expected: { company: 'PASTELARIA CORNER LDA', date: '2026-11-25', address: 'Rua Augusta 100 1100-053 Lisboa', total: 4 },
   },
+  {
+    what: 'a US pharmacy: "WELCOME TO" over the name is a greeting, no label of a customer\'s',
+    text: `WELCOME TO
+BLUEGATE PHARMACY
+1500 Oak Street
+Portland, OR 97205
+(503) 555-0133
+
+Nov 22, 2026   10:14 AM
+VITAMIN C 500MG        12.99
+COUGH DROPS             4.49
+SUBTOTAL               17.48
+TAX                     0.00
+TOTAL                  17.48
+TOTAL SAVINGS           3.00
+VISA                   17.48
+APPROVED  AUTH 004512`,
+    expected: { company: 'BLUEGATE PHARMACY', date: '2026-11-22', address: '1500 Oak Street Portland, OR 97205', total: 17.48 },
+  },
+  {
+    what: 'an Irish shop: "Co. Kerry" is a county, and a line of words set off by commas no label over it',
+    text: `CORNER STORES LTD
+Main Street, Marrowby
+Co. Kerry V93 X2Y4
+VAT No. IE1234567T
+
+25/11/2026 16:45
+Brown Bread       €2.50
+Milk 1L           €1.19
+Total to pay      €3.69
+Card              €3.69`,
+    expected: { company: 'CORNER STORES LTD', date: '2026-11-25', address: 'Main Street, Marrowby Co. Kerry V93 X2Y4', total: 3.69 },
+  },
+  {
+    what: 'a US bistro: the grand total after the gratuity',
+    text: `Kestrel Bistro
+742 Evergreen Terrace, Springfield, OR 97477
+www.kestrelbistro.example
+
+Server: Lisa    Guests: 2
+11/24/2026 8:05 PM
+Salmon              28.00
+Risotto             22.00
+Wine glass x2       24.00
+Subtotal            74.00
+Sales Tax            0.00
+Total               74.00
+Gratuity 20%        14.80
+Grand Total         88.80
+Paid VISA           88.80`,
+    expected: { company: 'Kestrel Bistro', date: '2026-11-24', address: '742 Evergreen Terrace, Springfield, OR 97477', total: 88.8 },
+  },
+  {
+    what: 'an Australian café',
+    text: `KESTREL CAFE PTY LTD
+ABN 12 345 678 901
+Shop 3, 45 George Street
+Sydney NSW 2000
+Ph (02) 9555 0101
+
+TAX INVOICE
+24/11/2026 11:02  Reg 1
+Flat White Lrg           5.50
+Banana Bread             6.00
+Eggs Benedict           19.50
+Total incl GST         $31.00
+GST included             2.82
+EFTPOS                  31.00`,
+    expected: { company: 'KESTREL CAFE PTY LTD', date: '2026-11-24', address: 'Shop 3, 45 George Street Sydney NSW 2000', total: 31 },
+  },
+  {
+    what: 'a Canadian bookshop',
+    text: `Bluegate Books
+455 Rue Sainte-Catherine O
+Montréal QC H3B 1A7
+(514) 555-0177
+
+2026-11-22 14:31
+Transaction 55123
+1 Paperback novel       18.99
+1 Bookmark               2.50
+Subtotal                21.49
+GST 5%                   1.07
+QST 9.975%               2.14
+TOTAL                   24.70
+MASTERCARD              24.70`,
+    expected: { company: 'Bluegate Books', date: '2026-11-22', address: '455 Rue Sainte-Catherine O Montréal QC H3B 1A7', total: 24.7 },
+  },
+  {
+    what: 'a Swiss kiosk',
+    text: `Kiosk Marrowby
+Bahnhofstrasse 10
+8001 Zürich
+
+26.11.2026 07:55  Kasse 2
+Gipfeli                 2.40
+Kaffee                  4.20
+Zeitung                 3.50
+Total CHF              10.10
+Bar                    20.00
+Rückgeld                9.90
+MWST 2.6% inkl.         0.26`,
+    expected: { company: 'Kiosk Marrowby', date: '2026-11-26', address: 'Bahnhofstrasse 10 8001 Zürich', total: 10.1 },
+  },
+  {
+    what: 'an Indian sweet shop',
+    text: `CORNER SWEETS & SNACKS
+12, MG Road, Indiranagar
+Bengaluru - 560038
+GSTIN: 29ABCDE1234F1Z5
+Ph: 080-5550123
+
+Bill No: 4521   Date: 25-11-2026
+Kaju Katli 250g        1   350.00
+Samosa                 4    80.00
+Masala Chai            2    60.00
+Sub Total                  490.00
+CGST 2.5%                   12.25
+SGST 2.5%                   12.25
+Grand Total           ₹    514.50
+Thank you! Visit again`,
+    expected: { company: 'CORNER SWEETS & SNACKS', date: '2026-11-25', address: '12, MG Road, Indiranagar Bengaluru - 560038', total: 514.5 },
+  },
 ];
 
 describe('till receipts of many countries', () => {

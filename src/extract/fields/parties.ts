@@ -23,7 +23,12 @@ export const LEGAL_LONG = legalRe(LEGAL_FORMS.filter((f) => f.replace(/\W/g, '')
 
 /** A Dutch postal code before its town ("1012 AB Amsterdam"), whose two letters are no legal form ("AB", "NV"). */
 const POSTCODE_LETTERS = /\b\d{4}\s?[A-Z]{2}(?=\s+\p{Lu})/gu;
-export const hasLegalForm = (text: string) => LEGAL_SHORT.test(text.trim().replace(POSTCODE_LETTERS, ' ')) || LEGAL_LONG.test(text.trim());
+/** An Irish county opening an address's line ("Co. Kerry"): its "Co." is no company's. */
+const COUNTY = /^Co\.\s+(?=\p{Lu})/u;
+export const hasLegalForm = (text: string) => {
+  const t = text.trim().replace(COUNTY, '');
+  return LEGAL_SHORT.test(t.replace(POSTCODE_LETTERS, ' ')) || LEGAL_LONG.test(t);
+};
 /** A legal form alone ("GmbH", "SDN BHD" set apart on its line): the end of a name, not one. */
 export const legalFormOnly = (text: string) => hasLegalForm(text) && !/\p{L}{2}/u.test(text.trim().replace(LEGAL_LONG, ' ').replace(LEGAL_SHORT, ' '));
 /**

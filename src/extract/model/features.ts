@@ -116,6 +116,8 @@ const norm = (v: string) => normalizeLabel(v) || v.trim().toLowerCase();
 const MARK = /^\p{Lu}{1,3}\.?$/u;
 
 /** The label words of a position: the text before it on its segment or the segment to its left, and the segment above. */
+const WORDS_LISTED = /\p{L},\s*\p{L}/u;
+
 function labelsAt(layout: Layout, line: number, seg: Seg | undefined, before: string): { left: string; above: string } {
   const row = layout.segs[line] ?? [];
   let left = before.replace(/[\d.,:#/-]+\s*$/, '').trim();
@@ -139,7 +141,8 @@ function labelsAt(layout: Layout, line: number, seg: Seg | undefined, before: st
       if (prev.page !== here.page) break;
       const over = layout.segs[j]!.find((s) => Math.min(s.x1, seg.x1) - Math.max(s.x0, seg.x0) > 0);
       if (over) {
-        above = salutationOnly(over.text) ? '' : over.text;
+        // Words set off by commas ("Main Street, Marrowby") are a line of an address, no label over the next.
+        above = salutationOnly(over.text) || GREETING_ALONE.test(over.text.trim()) || WORDS_LISTED.test(over.text) ? '' : over.text;
         break;
       }
     }
@@ -752,8 +755,11 @@ const MIN_NAME_LETTERS = 4;
 
 const COURTESY = new RegExp(`(?<![\\p{L}])(?:${COURTESY_PHRASES.map((p) => escapeRe(p).replace(/ /g, '\\s+')).join('|')})(?![\\p{L}])`, 'iu');
 
+const GREETING = String.raw`welcome\s+to|thank\s+you\s+for\s+(?:shopping|visiting|dining)\s+(?:at|with)|willkommen\s+(?:bei|im)|bienvenue\s+(?:chez|à)|bienvenido\s+a|benvenuti\s+(?:da|a)|welkom\s+bij|witamy\s+w`;
 /** A greeting naming the shop: the name after it. */
-const GREETED = /^(?:welcome\s+to|thank\s+you\s+for\s+(?:shopping|visiting|dining)\s+(?:at|with)|willkommen\s+(?:bei|im)|bienvenue\s+(?:chez|à)|bienvenido\s+a|benvenuti\s+(?:da|a)|welkom\s+bij|witamy\s+w)\s+(.+)$/iu;
+const GREETED = new RegExp(`^(?:${GREETING})\\s+(.+)$`, 'iu');
+/** A greeting over the shop's name on the next line ("WELCOME TO" over "ACME PHARMACY"): no label ("To" is a customer's). */
+const GREETING_ALONE = new RegExp(`^(?:${GREETING})\\s*[:!.]?$`, 'iu');
 
 /** A line wholly in brackets. */
 const BRACKETED = /^\(.*\)$/;
@@ -838,7 +844,7 @@ function partyModelCandidates(ctx: Context, side: 'vendor' | 'customer', wants: 
     // The nearest label line above within three lines ("Seller:", "Bill to:"), past number lines between.
     for (let j = line - 1; j >= Math.max(0, line - 3); j--) {
       const text = layout.lines[j]!.text.replace(/[:：]\s*$/, '');
-      const hits = /\d/.test(text) || salutationOnly(layout.lines[j]!.text) ? [] : conceptsOf(text);
+      const hits = /\d/.test(text) || salutationOnly(layout.lines[j]!.text) || GREETING_ALONE.test(text.trim()) ? [] : conceptsOf(text);
       const vendor = hits.find((h) => h.concept === 'vendor')?.score ?? 0;
       const customer = hits.find((h) => h.concept === 'customer')?.score ?? 0;
       if (vendor || customer) {
