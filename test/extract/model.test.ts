@@ -241,6 +241,12 @@ describe('candidate features', () => {
     expect(cands.some((c) => /Tel|Ltd/.test(c.value))).toBe(false);
   });
 
+  test("a street's line is no label over the postcode's line under it, though its cells part the street's name from its number", () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
+    const cands = candidatesOf('Kestrel Bakery\nDorpsstraat        3\n1012 AB Marrowby\nTotal 5.00', 'address', columns);
+    expect(cands.find((c) => c.value === '1012 AB Marrowby')!.features['label:own'] ?? 0).toBe(0);
+  });
+
   test("a run holding a till's labelled fields is marked; a house number after a short label is no such field", () => {
     const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
     const cands = candidatesOf('CORNER STORE\nNo: 5, Market Road\n54321 Springfield\nTrans: 311140 Staff: 96728\nTotal 5.00', 'address', columns);

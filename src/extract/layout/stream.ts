@@ -265,6 +265,9 @@ function sideBySide(block: Line[]): [Line[], Line[]] | null {
   return null;
 }
 
+/** A gap this many times the block's usual line step sets the lines above it apart. */
+const APART = 1.6;
+
 function tableOf(page: Page, block: Line[], horizontals: Horizontal[], turned: LayoutWord[], all: Line[]): { table: LayoutTable; lines: Line[] } | null {
   const size = median(block.map((l) => l.size));
   // A label line just above the block, set tight to it and narrower than the table, heads a column group.
@@ -277,6 +280,19 @@ function tableOf(page: Page, block: Line[], horizontals: Horizontal[], turned: L
   // Labels with colons over the columns ("Invoice address: | Delivery address:") head blocks of a form, not a table.
   const formHead = block[0]!.segments.length >= 2 && block[0]!.segments.every((sg) => /[:：]$/.test(sg.text));
   while (block.length > 2 && formLine(block[0]!)) block = block.slice(1);
+  // Lines set apart above the header's labels by a wider gap than the lines' own (a letterhead, a
+  // title) are the document's: a receipt's shop, street and town over its items are no header rows.
+  // Set apart from the body itself, they are the document's when they hold figures (a street's, a
+  // postcode): labels seldom do.
+  const provisional = columnsOf(block);
+  const before = provisional.length >= 2 ? leadingLabelLines(block, provisional) : 0;
+  const step = median(block.slice(1).map((l, k) => l.y0 - block[k]!.y0));
+  let lead = 0;
+  for (let k = 1; k <= before && block.length - k > 2; k++) {
+    if (block[k]!.y0 - block[k - 1]!.y0 <= step * APART) continue;
+    if (k < before || block.slice(0, k).some((l) => /\d/.test(l.text))) lead = k;
+  }
+  block = block.slice(lead);
   const columns = columnsOf(block);
   if (columns.length < 2) return null;
   const area = boxOfLines(block);

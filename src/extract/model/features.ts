@@ -141,8 +141,9 @@ function labelsAt(layout: Layout, line: number, seg: Seg | undefined, before: st
       if (prev.page !== here.page) break;
       const over = layout.segs[j]!.find((s) => Math.min(s.x1, seg.x1) - Math.max(s.x0, seg.x0) > 0);
       if (over) {
-        // Words set off by commas ("Main Street, Marrowby") are a line of an address, no label over the next.
-        above = salutationOnly(over.text) || GREETING_ALONE.test(over.text.trim()) || WORDS_LISTED.test(over.text) ? '' : over.text;
+        // Words set off by commas ("Main Street, Marrowby") are a line of an address, no label over the next; so is
+        // a street's line, read whole, though the part over the value may be its name alone ("Dorpsstraat" of "Dorpsstraat 3").
+        above = salutationOnly(over.text) || GREETING_ALONE.test(over.text.trim()) || WORDS_LISTED.test(over.text) || addressLine(prev.text) ? '' : over.text;
         break;
       }
     }

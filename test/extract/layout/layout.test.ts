@@ -398,6 +398,28 @@ describe('stream tables, harder layouts', () => {
     ]);
   });
 
+  test("a receipt's shop, street and town set apart above its items are lines, not header rows of the items", async () => {
+    // A fixed-pitch print: a space between words is a gap wide enough to part them, so every line has columns.
+    const result = await read([
+      (d) => {
+        rows(d, 60, [50, 120], [
+          ['KESTREL', 'BAKERY'],
+          ['Mill', 'Lane 4'],
+          ['1010', 'Vienna'],
+        ]);
+        rows(d, 124, [50, 120, 330], [
+          ['Rolls', '4 x 0.50', '2.00'],
+          ['Coffee', '', '3.20'],
+          ['Pretzel', '', '1.10'],
+          ['Total', '', '6.30'],
+        ]);
+      },
+    ]);
+    expect(result.tables).toHaveLength(1);
+    expect(result.tables[0]!.grid[0]).toEqual(['Rolls', '4 x 0.50', '2.00']);
+    expect(result.lines.map((l) => l.text)).toEqual(['KESTREL BAKERY', 'Mill Lane 4', '1010 Vienna']);
+  });
+
   test('two unruled tables side by side are two tables; one wide table with a gap before its numbers is one', async () => {
     const sideBySide = await read([
       (d) => {
