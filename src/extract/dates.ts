@@ -169,7 +169,8 @@ const DATE_PATTERNS: Array<{ re: RegExp; kind: 'iso' | 'numeric' | 'dmy' | 'mdy'
   // "24 Mar-18", "15/Apr/2017", "14May/2017" (a separator lost), "05- Jan-2017" (a space read
   // beside a dash), "15 Jun 18 08:34" (a two-digit year only before a time of day).
   { re: new RegExp(`(?<![\\p{L}\\d/])(\\d{1,2})(?:\\.?\\s*|\\s?-\\s?|/)(?:de\\s+)?(${MONTH_ALT})(?!\\p{L})\\.?(?:,?\\s*|\\s?-\\s?|/)(?:de\\s+)?(\\d{4}|(?<=[-/])\\d{2}|(?<=\\s)\\d{2}(?=\\s+\\d{1,2}:\\d{2}))(?!\\d)`, 'gu'), kind: 'dmy' },
-  { re: new RegExp(`(?<![\\p{L}])(${MONTH_ALT})(?!\\p{L})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`, 'gu'), kind: 'mdy' },
+  // A comma after the day may take the space's place ("Nov 22,2026", as tills and recognisers print it).
+  { re: new RegExp(`(?<![\\p{L}])(${MONTH_ALT})(?!\\p{L})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+|,)(\\d{4})(?!\\d)`, 'gu'), kind: 'mdy' },
 ];
 
 export type DayOrder = 'dmy' | 'mdy' | null;

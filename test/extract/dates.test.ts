@@ -26,6 +26,8 @@ describe('findDates', () => {
     expect(findDates('24 Mar-2018 03:44:22 PM', null).map((d) => d.iso)).toEqual(['2018-03-24']);
     expect(findDates('Date: 24-Mar-18', null).map((d) => d.iso)).toEqual(['2018-03-24']);
     expect(findDates('12. März 2024', null).map((d) => d.iso)).toEqual(['2024-03-12']);
+    // Month first, the comma after the day taking the space's place.
+    expect(findDates('Nov 22,2026 10:14 AM', null).map((d) => d.iso)).toEqual(['2026-11-22']);
   });
 
   test('a month name between slashes, or with a separator lost, as tills and logs print it', () => {

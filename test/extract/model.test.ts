@@ -241,6 +241,20 @@ describe('candidate features', () => {
     expect(cands.some((c) => /Tel|Ltd/.test(c.value))).toBe(false);
   });
 
+  test("a Canadian town, province and postal code end an address as a postal line", () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
+    const cands = candidatesOf('Bluegate Books\n455 Rue Sainte-Catherine O\nMontréal QC H3B 1A7\n(514) 555-0177\nTotal 5.00', 'address', columns);
+    expect(cands.find((c) => c.value === '455 Rue Sainte-Catherine O Montréal QC H3B 1A7')!.features['addr:postal_last']).toBe(1);
+  });
+
+  test('an address does not run on to a line far below it (past the items between them)', () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
+    const cands = candidatesOf('Kestrel Market\nLinden Lane 5\n50667 Marrowby\n\n\n\n\nBon 8812', 'address', columns);
+    expect(cands.map((c) => c.value)).toContain('Linden Lane 5 50667 Marrowby');
+    expect(cands.some((c) => c.value.includes('Marrowby Bon'))).toBe(false);
+    expect(cands.find((c) => c.value === 'Linden Lane 5 50667 Marrowby')!.features['addr:contact_next']).toBe(1);
+  });
+
   test("a street's line is no label over the postcode's line under it, though its cells part the street's name from its number", () => {
     const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
     const cands = candidatesOf('Kestrel Bakery\nDorpsstraat        3\n1012 AB Marrowby\nTotal 5.00', 'address', columns);

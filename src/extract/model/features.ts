@@ -1056,6 +1056,8 @@ const addressSign = (t: string) => POSTAL_LINE.test(t) || /\b\d{5}\b/.test(t) ||
 const HOUSE_NUMBER = new RegExp(String.raw`^(?:\p{L}{1,5}\.?\s*:?\s*)?\d+[\p{L}\d/-]*\s*[,&]|^(?:${NUMBERED_PARTS.join('|')})\.?\s*:?\s*\d|^\d+\p{L}?\s+\p{L}.*${STREET_WORD.source}`, 'iu');
 /** Lines an address may take: a street, a district, a postal town, a region, a country. */
 const MAX_ADDRESS_LINES = 6;
+/** Lines further apart than this many type heights are no two lines of one address. */
+const ADDRESS_GAP = 3.5;
 /** How far down the first page an issuer's address is looked for. */
 const ADDRESS_REACH = 25;
 /** A line's centre this close to the page's middle (a share of the page's width) is centred like a till receipt's letterhead. */
@@ -1122,6 +1124,8 @@ function addressCandidates(ctx: Context): ModelCandidate[] {
   const text = (i: number) => labelled[i]?.address ?? named[i] ?? layout.lines[i]?.text.trim() ?? '';
   const stop = layout.lines.map((l, i) => i >= n || l.page !== firstPage || (!labelled[i] && endsAddress(l.text)));
   const usable = (i: number) => !stop[i] && !hasLegalForm(text(i));
+  // A line far below the one before it (a table of items between them) continues no address.
+  const apart = layout.lines.map((l, i) => i > 0 && l.y - layout.lines[i - 1]!.y > ADDRESS_GAP * Math.max(l.size, layout.lines[i - 1]!.size));
   // The issuer's name: the first line with a word, or the first with a legal form.
   const wordy = layout.lines.findIndex((l) => /\p{L}{3}/u.test(l.text) && !TAGLINE.test(l.text.trim()));
   const legal = layout.lines.slice(0, n).findIndex((l) => hasLegalForm(l.text));
@@ -1138,7 +1142,7 @@ function addressCandidates(ctx: Context): ModelCandidate[] {
   for (let s = 0; s < n; s++) {
     if (!usable(s) && !heads[s]) continue;
     // A labelled address starts its run: the next label starts another field.
-    for (let k = 1; k <= MAX_ADDRESS_LINES && s + k <= n && (usable(s + k - 1) || heads[s + k - 1]) && (k === 1 || (usable(s + k - 2) && !labelled[s + k - 1])); k++) {
+    for (let k = 1; k <= MAX_ADDRESS_LINES && s + k <= n && (usable(s + k - 1) || heads[s + k - 1]) && (k === 1 || (usable(s + k - 2) && !labelled[s + k - 1] && !apart[s + k - 1])); k++) {
       const lines = layout.lines.slice(s, s + k);
       const texts = lines.map((_, j) => (usable(s + j) ? text(s + j) : heads[s + j]!));
       if (!texts.some(addressSign)) continue;
@@ -1163,11 +1167,11 @@ function addressCandidates(ctx: Context): ModelCandidate[] {
       f['addr:under_name'] = head ? 1 : 0;
       // A run ending in a line's address part ends where that line's contact details start.
       const cutOff = !usable(s + k - 1);
-      f['addr:contact_next'] = cutOff || s + k >= layout.lines.length || stop[s + k] ? 1 : 0;
-      f['addr:stop_prev'] = s === 0 || stop[s - 1] || hasLegalForm(prev) || s - 1 === nameLine ? 1 : 0;
+      f['addr:contact_next'] = cutOff || s + k >= layout.lines.length || stop[s + k] || apart[s + k] ? 1 : 0;
+      f['addr:stop_prev'] = s === 0 || stop[s - 1] || apart[s] || hasLegalForm(prev) || s - 1 === nameLine ? 1 : 0;
       // A run cut short: the line after it (or before it) reads as more of the address.
-      f['addr:more_next'] = !cutOff && s + k < n && usable(s + k) && addressSign(next) ? 1 : 0;
-      f['addr:more_prev'] = s > 0 && usable(s - 1) && (addressSign(prev) || /,\s*$/.test(prev)) ? 1 : 0;
+      f['addr:more_next'] = !cutOff && s + k < n && usable(s + k) && !apart[s + k] && addressSign(next) ? 1 : 0;
+      f['addr:more_prev'] = s > 0 && usable(s - 1) && !apart[s] && (addressSign(prev) || /,\s*$/.test(prev)) ? 1 : 0;
       f['addr:name_before'] = prev && (hasLegalForm(prev) || s === 1) ? 1 : 0;
       f['addr:legal_prev'] = hasLegalForm(prev) ? 1 : 0;
       f['addr:comma_end'] = /,\s*$/.test(texts.at(-1)!) ? 1 : 0;
