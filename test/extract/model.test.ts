@@ -247,6 +247,12 @@ describe('candidate features', () => {
     expect(cands.find((c) => c.value === '455 Rue Sainte-Catherine O Montréal QC H3B 1A7')!.features['addr:postal_last']).toBe(1);
   });
 
+  test("a shop's number in a mall, its comma's space lost, is no amount; an Australian state and postcode a postal line", () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
+    const cands = candidatesOf('Kestrel Cafe Pty Ltd\nShop 3,45 George Street\nSydney NSW 2000\nPh (02) 9555 0101\nTotal 5.00', 'address', columns);
+    expect(cands.find((c) => c.value === 'Shop 3,45 George Street Sydney NSW 2000')!.features['addr:postal_last']).toBe(1);
+  });
+
   test('an address does not run on to a line far below it (past the items between them)', () => {
     const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
     const cands = candidatesOf('Kestrel Market\nLinden Lane 5\n50667 Marrowby\n\n\n\n\nBon 8812', 'address', columns);

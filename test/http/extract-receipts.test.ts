@@ -4,7 +4,8 @@
  * and its street names. Every shop, street and figure is made up.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startApp, type TestApp, form } from '../helpers/app';
+import { startApp, type TestApp, form, type Part } from '../helpers/app';
+import { drawFixedPitchReceipt } from '../extract/ocr/draw';
 
 const P = '/v1/projects/proj_default';
 
@@ -23,10 +24,10 @@ afterAll(async () => {
   await app.close();
 });
 
-async function extractReceipt(text: string) {
+async function extractReceipt(text: string, file: Part = ['receipt.txt', text, 'text/plain']) {
   const table = await app.request('POST', `${P}/tables`, { body: { name: `Receipts ${Math.random()}`, columns_json: RECEIPT_COLUMNS } });
   expect(table.status).toBe(201);
-  const reply = await app.request('POST', `${P}/tables/${table.body.id}/extract`, { raw: form([['receipt.txt', text, 'text/plain']]) });
+  const reply = await app.request('POST', `${P}/tables/${table.body.id}/extract`, { raw: form([file]) });
   expect(reply.status).toBe(200);
   const rows = await app.request('GET', `${P}/tables/${table.body.id}/rows?limit=10`);
   expect(rows.body.rows).toHaveLength(1);
@@ -374,4 +375,12 @@ describe('till receipts of many countries', () => {
       expect(await extractReceipt(text)).toEqual(expected);
     });
   }
+});
+
+describe('a till receipt photographed', () => {
+  test('printed at a fixed pitch: the shop, street and town over the items are the receipt\'s, not a header of the items', async () => {
+    const lines = ['KORNFELD BAKERY', 'Mill Lane 12', '80331 Marrowby', '', 'Bon 4711   26.11.2026 08:14', 'Rolls      2 x 0,90   1,80', 'Coffee large          3,20', 'Croissant             1,60', '', 'Summe EUR             6,60', 'Bar                  10,00', 'Change                3,40'];
+    const got = await extractReceipt('', ['receipt.png', drawFixedPitchReceipt(lines), 'image/png']);
+    expect(got).toEqual({ company: 'KORNFELD BAKERY', date: '2026-11-26', address: 'Mill Lane 12 80331 Marrowby', total: 6.6 });
+  }, 60_000);
 });

@@ -50,7 +50,7 @@ export const URL_RE = /\b(?:https?:\/\/|www\.)[^\s,;]+/i;
 export const IBAN_RE = /\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)\b/;
 export const BIC_RE = /\b([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b/;
 export const PHONE_RE = /(?:\+\s?\d|\(\d|\b\d)[\d()\/ .-]{5,}\d/;
-export const POSTAL_LINE = /(?:^|[\s,])(?:[A-Z]{1,2}-)?\d{4,5}(?:-\d{3,4})?\s+\p{Lu}|\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b|\b\d{2}-\d{3}\s+\p{Lu}|\b[A-Z]{2}\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d\b/u;
+export const POSTAL_LINE = /(?:^|[\s,])(?:[A-Z]{1,2}-)?\d{4,5}(?:-\d{3,4})?\s+\p{Lu}|\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b|\b\d{2}-\d{3}\s+\p{Lu}|\b[A-Z]{2}\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\s+\d{4}\b/u;
 /** A kind of street (an abbreviation's full stop ends its word, so no `\b` after it). */
 export const STREET_WORD =
   /\b(?:str\.|straße|strasse|weg|gasse|allee|platz|street|st\.|road|rd\.|avenue|ave\.?|lane|drive|blvd|rue|avenue|boulevard|calle|avda\.?|via|viale|piazza|straat|laan|plein|ulica|ul\.|rua|avenida|jalan|jln\.?|jl\.|lorong|lrg\.?|taman|persiaran|lebuh)(?![\p{L}\d])/iu;

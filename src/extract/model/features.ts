@@ -982,7 +982,7 @@ const ADDRESS_PARTS = new Set([...ADDRESS_WORDS.map((w) => w.toLowerCase()), 'no
 /** A label made of address words only ("Unit:", "Lot No.:"): the start of an address, no field's label. */
 const addressWords = (label: string) => label.toLowerCase().split(/[^\p{L}]+/u).filter(Boolean).every((w) => ADDRESS_PARTS.has(w));
 /** Words a lot's, unit's or floor's number follows. */
-const NUMBERED_PARTS = ['lot', 'unit', 'no', 'level', 'suite', 'block', 'blk', 'blok', 'kiosk', 'floor', 'tingkat', 'aras', 'lantai'];
+const NUMBERED_PARTS = ['lot', 'unit', 'shop', 'no', 'level', 'suite', 'block', 'blk', 'blok', 'kiosk', 'floor', 'tingkat', 'aras', 'lantai'];
 /** A number right after such a word ("LOT 1.23", "Unit 12.05"): a lot's or a unit's, no money. */
 const ADDRESS_NUMBER = new RegExp(`(?:^|[\\s,(])(?:${NUMBERED_PARTS.join('|')})\\.?\\s*:?\\s*$`, 'iu');
 /** How surely a label must name a field for its line to end an address. */

@@ -198,3 +198,23 @@ export function drawReceiptPhoto(options: { degrees: number; ink?: string; size?
   g.drawImage(sheet, -sheetWidth / 2, -sheetHeight / 2);
   return new Uint8Array(photo.toBuffer('image/png'));
 }
+
+/**
+ * A till receipt printed at a fixed pitch (narrow monospace glyphs, as thermal printers set them),
+ * one text line per entry, spaces kept: a space between words is as wide as a glyph, wider than
+ * proportional type sets it. Blank entries leave a line free.
+ */
+export function drawFixedPitchReceipt(lines: string[], size = 22): Uint8Array {
+  const width = size * 26;
+  const height = Math.round(size * 1.4 * (lines.length + 2));
+  const canvas = createCanvas(width, height);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#ffffff';
+  g.fillRect(0, 0, width, height);
+  g.fillStyle = '#111111';
+  g.font = `${size}px "DejaVu Sans Mono", monospace`;
+  // Thermal fonts are narrower than a screen's monospace: the glyphs squeezed to seven tenths.
+  g.scale(0.7, 1);
+  lines.forEach((line, i) => g.fillText(line, size, size * 1.4 * (i + 1.5)));
+  return new Uint8Array(canvas.toBuffer('image/png'));
+}
