@@ -35,7 +35,7 @@ async function extractReceipt(text: string, file: Part = ['receipt.txt', text, '
   return Object.fromEntries(RECEIPT_COLUMNS.map((c) => [c.id, row[c.id] ?? null])) as Record<string, unknown>;
 }
 
-const RECEIPTS: Array<{ what: string; text: string; expected: Record<string, string | number> }> = [
+const RECEIPTS: Array<{ what: string; text: string; expected: Record<string, string | number | null> }> = [
   {
     what: 'a German bakery: "Summe" is the total, not an item beside "groß"',
     text: `Bäckerei Kornfeld
@@ -366,6 +366,41 @@ SGST 2.5%                   12.25
 Grand Total           ₹    514.50
 Thank you! Visit again`,
     expected: { company: 'CORNER SWEETS & SNACKS', date: '2026-11-25', address: '12, MG Road, Indiranagar Bengaluru - 560038', total: 514.5 },
+  },
+  {
+    what: 'a British supermarket: "Store 118" names a branch by its number, not the shop',
+    text: `MARROWBY SUPERSTORE
+Store 118 - Riverside
+Tel 0800 555 123
+
+   BANANAS LOOSE         0.68
+   MILK 4PT              1.45
+   BREAD WHOLEMEAL       1.10
+   EGGS 12               2.35
+   CLUBCARD SAVING      -0.50
+ 5 BALANCE DUE           5.08
+   CARD                  5.08
+ CHANGE DUE              0.00
+25/11/26 18:33 2291 018 5512 104`,
+    expected: { company: 'MARROWBY SUPERSTORE', date: '2026-11-25', address: null, total: 5.08 },
+  },
+  {
+    what: 'a US fuel station',
+    text: `CORNER FUEL STOP
+Route 9 & Elm Rd
+Marrowby, NY 12345
+
+PUMP # 04
+UNLEADED REG
+ 12.403 GAL @ $3.459/GAL
+FUEL TOTAL          $42.90
+CASH               $50.00
+CHANGE              $7.10
+
+11/25/2026  07:12 AM
+TRAN# 00442
+THANK YOU, DRIVE SAFELY`,
+    expected: { company: 'CORNER FUEL STOP', date: '2026-11-25', address: 'Route 9 & Elm Rd Marrowby, NY 12345', total: 42.9 },
   },
 ];
 

@@ -247,7 +247,8 @@ export function partyCandidates(layout: Layout, wants: Want[]): { vendor: Candid
       const full = pair.value.replace(/<[^<>]*@[^<>]*>/g, '').trim().replace(SALUTATION, '').replace(/^["'“”]+|["'“”]+$/g, '').trim();
       // "To: Greenleaf Ltd, 1 Market Street, Leeds": the name before its address or tax id.
       const name = nameBeforeAddress(full) ?? full;
-      if (nameLike(name)) list.push({ value: name, score: match * pair.placement, line: pair.line });
+      // A number standing alone after the label is a store's or branch's ("Store 118 - Riverside"), no name.
+      if (nameLike(name) && !/^\d+(?:\s|$)/.test(name)) list.push({ value: name, score: match * pair.placement, line: pair.line });
     }
     // "Name: ACME GmbH" in a section headed by the party's label ("Seller", then "Number:", "Name:").
     for (const pair of layout.pairs) {
