@@ -253,6 +253,13 @@ describe('candidate features', () => {
     expect(cands.find((c) => c.value === 'Shop 3,45 George Street Sydney NSW 2000')!.features['addr:postal_last']).toBe(1);
   });
 
+  test('a line with a time of day or a duration ends an address, though it ends in a figure', () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
+    const cands = candidatesOf('Kestrel Parking Sdn Bhd\n12 Jalan Besar\n43000 Marrowby\nParking time 1:29\nType Rate A 1.00', 'address', columns);
+    expect(cands.map((c) => c.value)).toContain('12 Jalan Besar 43000 Marrowby');
+    expect(cands.some((c) => c.value.includes('1:29'))).toBe(false);
+  });
+
   test('an address does not run on to a line far below it (past the items between them)', () => {
     const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
     const cands = candidatesOf('Kestrel Market\nLinden Lane 5\n50667 Marrowby\n\n\n\n\nBon 8812', 'address', columns);

@@ -1033,6 +1033,8 @@ export function endsAddress(text: string): boolean {
     labelledDetail(t) ||
     currencyAlone(t) ||
     endsInPhone(t) ||
+    // A time of day or a duration ("Parking time 1:29", "Open 10:00-22:00"): no street's number.
+    TIME_RE.test(t) ||
     storeName(t) ||
     EMAIL_RE.test(t) ||
     URL_RE.test(t) ||

@@ -39,6 +39,11 @@ const DIGIT_AFTER_CAPITAL = /^([("']*\p{Lu})([01])(\p{Ll}+[)"'.,:;]*)$/u;
 /** A number of three or more digits with one O among them ("4780O"): a postal code's or amount's 0. */
 const LETTER_IN_DIGITS = /^(?=(?:\D*\d){3})\d*[Oo]\d*$/;
 
+/** A pound sign read as an f before an amount with pence ("f210.00"): no word is written so. */
+const POUND_AS_F = /^f(?=\d{1,3}(?:,\d{3})*\.\d{2}$)/;
+/** A 0 opening a word of four small letters or more ("0rchard"): the word's capital O; a unit after a figure ("0ml") is shorter. */
+const ZERO_OPENING_WORD = /^([("']*)0(?=\p{Ll}{4,}[)"'.,:;]*$)/u;
+
 /**
  * A word of letters ending in an apostrophe not after an s ("FOUR'"): a speck beside the last
  * letter read as a mark. A possessive after a plural ("SHOPS'") keeps it; so do figures ("6'").
@@ -53,6 +58,8 @@ const STRAY_APOSTROPHE = /^(\p{L}+[^\P{L}sS])['’]$/u;
 export function repairOcrWord(text: string): string {
   const stray = STRAY_APOSTROPHE.exec(text);
   if (stray) return stray[1]!;
+  if (POUND_AS_F.test(text)) return text.replace(POUND_AS_F, '£');
+  if (ZERO_OPENING_WORD.test(text)) return text.replace(ZERO_OPENING_WORD, '$1O');
   if (LETTER_IN_DIGITS.test(text)) return text.replace(/[Oo]/, '0');
   if (!/[01]/.test(text)) return text;
   const upper = DIGIT_IN_UPPER.exec(text);

@@ -28,6 +28,16 @@ describe('OCR letter confusions', () => {
     // After a capital, before small letters only.
     expect(repairOcrWord('F1oor,')).toBe('Floor,');
     expect(repairOcrWord('C0ffee')).toBe('Coffee');
+    // A 0 opening a word of small letters is its capital O; a unit after a figure stays.
+    expect(repairOcrWord('0rchard')).toBe('Orchard');
+    expect(repairOcrWord('(0range,')).toBe('(Orange,');
+    expect(repairOcrWord('0ml')).toBe('0ml');
+  });
+
+  test('an f before an amount with pence is the pound sign it misread', () => {
+    expect(repairOcrWord('f210.00')).toBe('£210.00');
+    expect(repairOcrWord('f1,032.11')).toBe('£1,032.11');
+    for (const text of ['f2', 'fit', 'f210', 'of210.00']) expect(repairOcrWord(text)).toBe(text);
   });
 
   test("an apostrophe after a word's last letter is a speck, unless after an s; figures keep theirs", () => {
