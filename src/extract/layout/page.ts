@@ -22,6 +22,8 @@ export interface Word extends Box {
   confidence?: number;
   /** A second recogniser read other letters or figures in it (OCR). */
   doubted?: boolean;
+  /** Words a recogniser found as one run of text (OCR: one detected region) share this number. */
+  run?: number;
 }
 
 /** A horizontal or vertical ruling line (thin filled rectangles count as lines). */

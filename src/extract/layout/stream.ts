@@ -220,7 +220,9 @@ export function streamTables(page: Page, lines: Line[], turned: LayoutWord[]): {
   for (const found of blocks(lines)) {
     // Lines an item table under a drawn header took are not read again.
     let block = found.filter((l) => !used.has(l));
-    if (block.every((l) => l.segments.length < 2)) continue;
+    // Lines each of which a recogniser found as one run of text are lines of text, however wide a
+    // fixed pitch or the recogniser's boxes set their spaces (a letterhead's name, street and town).
+    if (block.every((l) => l.segments.length < 2 || oneRun(l))) continue;
     const drawn = drawnHeader(page, lines, boxOfLines(block), median(block.map((l) => l.size)));
     const items = drawn && itemTable(page, lines.filter((l) => !used.has(l)), drawn);
     if (items) {
@@ -264,6 +266,8 @@ function sideBySide(block: Line[]): [Line[], Line[]] | null {
   }
   return null;
 }
+
+const oneRun = (l: Line) => l.words[0]!.run !== undefined && l.words.every((w) => w.run === l.words[0]!.run);
 
 /** A gap this many times the block's usual line step sets the lines above it apart. */
 const APART = 1.6;

@@ -78,6 +78,7 @@ export function pageFromScan(scan: ScannedPage, number: number): Page {
       rotation: 0,
       confidence: Math.round(w.confidence * 1000) / 1000,
       ...(w.doubted ? { doubted: true } : {}),
+      ...(w.run !== undefined ? { run: w.run } : {}),
     })),
     rules: scan.rules.map((r) => ({ x0: round(r.x0), y0: round(r.y0), x1: round(r.x1), y1: round(r.y1) })),
     rects: [],

@@ -142,7 +142,7 @@ export class PaddleRecogniser {
     const lines = lineNumbers(regions);
     const usual = median(regions.map((r) => r.text));
     for (const [i, region] of regions.entries()) {
-      for (const word of await this.recognise(image, region, widening(region, usual, image.height))) words.push({ ...word, line: lines[i]! });
+      for (const word of await this.recognise(image, region, widening(region, usual, image.height))) words.push({ ...word, line: lines[i]!, run: i });
     }
     return words;
   }

@@ -26,6 +26,8 @@ export interface PixelWord extends Box {
   confidence: number;
   /** Which text line of the reading the word is on (the recogniser's lines, counted from 1). */
   line: number;
+  /** Which run of text (a detected region) the recogniser read it in, where it tells. */
+  run?: number;
   /** The recogniser's second choice for each character of the text, where it gives them; dropped once the words are repaired. */
   seconds?: SecondChoice[];
   /** A second recogniser read other letters or figures in it (see agreement.ts), and how it read the word; dropped once the words are repaired. */

@@ -531,6 +531,26 @@ describe('stream tables, harder layouts', () => {
 });
 
 describe('not tables', () => {
+  test('recognised lines each read as one run of text are lines, however wide the gaps between their words', () => {
+    // A fixed-pitch letterhead as a recogniser boxes it: gaps of two type heights between words.
+    const words: Word[] = [];
+    const lines: Array<Array<[string, number, number]>> = [
+      [['PASTELARIA', 23, 145], ['KESTREL', 165, 247], ['LDA', 260, 298]],
+      [['Rua', 21, 54], ['Marrowby', 70, 153], ['100', 169, 203]],
+      [['1100-053', 21, 121], ['Bluegate', 135, 198]],
+      [['NIF', 25, 52], ['501234567', 66, 182]],
+    ];
+    lines.forEach((line, i) => {
+      for (const [text, x0, x1] of line) words.push({ text, x0, y0: 15 + i * 30, x1, y1: 30 + i * 30, size: 15, rotation: 0, run: i });
+    });
+    const page: Page = { number: 1, width: 560, height: 430, rules: [], rects: [], words };
+    const reading = readingFromPages([page]);
+    expect(reading.tables).toEqual([]);
+    expect(reading.lines.map((l) => l.text)).toEqual(['PASTELARIA KESTREL LDA', 'Rua Marrowby 100', '1100-053 Bluegate', 'NIF 501234567']);
+    // The same words with no runs to tell (a text layer) part at the gaps into columns.
+    expect(readingFromPages([{ ...page, words: words.map(({ run, ...w }) => w) }]).tables).toHaveLength(1);
+  });
+
   test('prose is lines, not a table', async () => {
     const prose = [
       'Extraction turns documents into rows. A paragraph of running text',

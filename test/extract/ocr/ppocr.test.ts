@@ -3,6 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { bundledModels, charsOf, PaddleRecogniser, widening, wordsOf, type Char } from '../../../src/extract/ocr/ppocr';
 import type { GreyImage } from '../../../src/extract/ocr/raster';
 import { greyPixels } from './draw';
+import { pageFromScan } from '../../../src/extract/ocr';
 
 /**
  * Characters one output step each; `~` before a character marks a likely space (probability 0.3),
@@ -138,5 +139,30 @@ describe('the recognisers', () => {
     expect(withoutSecond.map((w) => w.text)).toEqual(withSecond.map((w) => w.text));
     expect(withoutSecond.map((w) => w.text).join(' ')).toContain('104.00');
     expect(withoutSecond.filter((w) => w.doubted)).toEqual([]);
+  }, 60_000);
+});
+
+describe('runs of text', () => {
+  test('words found in one text region share its run; words set far apart on a line are other runs', async () => {
+    const recogniser = await PaddleRecogniser.create();
+    const words = await recogniser.read({
+      width: 700,
+      height: 120,
+      data: greyPixels(700, 120, (g) => {
+        g.fillStyle = '#101010';
+        g.font = '20px "DejaVu Sans", sans-serif';
+        g.fillText('Kestrel Bakery Ltd', 20, 50);
+        g.fillText('Total', 20, 95);
+        g.fillText('12.50', 560, 95);
+      }),
+    });
+    const run = (text: string) => words.find((w) => w.text === text)?.run;
+    expect(run('Kestrel')).toBeDefined();
+    expect(new Set([run('Kestrel'), run('Bakery'), run('Ltd')]).size).toBe(1);
+    expect(run('Total')).not.toBe(run('12.50'));
+    expect(run('Total')).not.toBe(run('Kestrel'));
+    // The page model keeps them, for the layout to read a run as one text.
+    const page = pageFromScan({ width: 700, height: 120, quarters: 0, skew: 0, cropped: false, words, rules: [], dpi: null, notes: [] }, 1);
+    expect(page.words.find((w) => w.text === 'Bakery')!.run).toBe(run('Kestrel'));
   }, 60_000);
 });
