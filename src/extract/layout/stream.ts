@@ -269,6 +269,8 @@ function sideBySide(block: Line[]): [Line[], Line[]] | null {
 
 const oneRun = (l: Line) => l.words[0]!.run !== undefined && l.words.every((w) => w.run === l.words[0]!.run);
 
+const STANDALONE_NUMBER = /(?<![\p{L}\d.,])\d{3,}(?![\p{L}\d])/u;
+
 /** A gap this many times the block's usual line step sets the lines above it apart. */
 const APART = 1.6;
 
@@ -286,15 +288,15 @@ function tableOf(page: Page, block: Line[], horizontals: Horizontal[], turned: L
   while (block.length > 2 && formLine(block[0]!)) block = block.slice(1);
   // Lines set apart above the header's labels by a wider gap than the lines' own (a letterhead, a
   // title) are the document's: a receipt's shop, street and town over its items are no header rows.
-  // Set apart from the body itself, they are the document's when they hold figures (a street's, a
-  // postcode): labels seldom do.
+  // Set apart from the body itself, they are the document's when they hold a number of three figures
+  // or more standing alone (a postcode, a house's or a till's number): a header's units ("cm2") do not.
   const provisional = columnsOf(block);
   const before = provisional.length >= 2 ? leadingLabelLines(block, provisional) : 0;
   const step = median(block.slice(1).map((l, k) => l.y0 - block[k]!.y0));
   let lead = 0;
   for (let k = 1; k <= before && block.length - k > 2; k++) {
     if (block[k]!.y0 - block[k - 1]!.y0 <= step * APART) continue;
-    if (k < before || block.slice(0, k).some((l) => /\d/.test(l.text))) lead = k;
+    if (k < before || block.slice(0, k).some((l) => STANDALONE_NUMBER.test(l.text))) lead = k;
   }
   block = block.slice(lead);
   const columns = columnsOf(block);

@@ -420,6 +420,24 @@ describe('stream tables, harder layouts', () => {
     expect(result.lines.map((l) => l.text)).toEqual(['KESTREL BAKERY', 'Mill Lane 4', '1010 Vienna']);
   });
 
+  test('a header of two lines set apart from the body stays the header, units with figures and all', async () => {
+    const result = await read([
+      (d) => {
+        rows(d, 60, [50, 150, 250, 350], [
+          ['Sample', 'Current', 'Area', 'Rate'],
+          ['size (g)', '(mA)', '(cm2)', '(mm/year)'],
+        ]);
+        rows(d, 104, [50, 150, 250, 350], [
+          ['0', '0.0335', '1.20', '2.8163'],
+          ['2', '1.9460', '1.10', '1.5054'],
+          ['4', '0.0163', '1.30', '0.9476'],
+        ]);
+      },
+    ]);
+    expect(result.tables).toHaveLength(1);
+    expect(result.tables[0]!.grid[0]).toEqual(['Sample size (g)', 'Current (mA)', 'Area (cm2)', 'Rate (mm/year)']);
+  });
+
   test('two unruled tables side by side are two tables; one wide table with a gap before its numbers is one', async () => {
     const sideBySide = await read([
       (d) => {
