@@ -267,8 +267,10 @@ function sideBySide(block: Line[]): [Line[], Line[]] | null {
   return null;
 }
 
+/** A line whose words a recogniser found as one run of text (see `run` in page.ts). */
 const oneRun = (l: Line) => l.words[0]!.run !== undefined && l.words.every((w) => w.run === l.words[0]!.run);
 
+/** A number of three figures or more standing alone ("80331", "1100-053"; not "cm2" or "0.5"). */
 const STANDALONE_NUMBER = /(?<![\p{L}\d.,])\d{3,}(?![\p{L}\d])/u;
 
 /** A gap this many times the block's usual line step sets the lines above it apart. */

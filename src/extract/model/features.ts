@@ -115,9 +115,10 @@ const norm = (v: string) => normalizeLabel(v) || v.trim().toLowerCase();
 /** A short capitalised token alone before a figure: a currency or unit mark. */
 const MARK = /^\p{Lu}{1,3}\.?$/u;
 
-/** The label words of a position: the text before it on its segment or the segment to its left, and the segment above. */
+/** Words set off by a comma ("Main Street, Marrowby"): a line of an address or of prose, no label. */
 const WORDS_LISTED = /\p{L},\s*\p{L}/u;
 
+/** The label words of a position: the text before it on its segment or the segment to its left, and the segment above. */
 function labelsAt(layout: Layout, line: number, seg: Seg | undefined, before: string): { left: string; above: string } {
   const row = layout.segs[line] ?? [];
   let left = before.replace(/[\d.,:#/-]+\s*$/, '').trim();
@@ -1054,7 +1055,10 @@ const GROUPED_END = /\d{1,3}(?:[.,]\d{3})+\s*$/;
 const streetLine = (t: string) => STREET_LINE.test(t) || COMPOUND_STREET.test(t);
 /** Postal codes, street words, a house number, or a number among parts set off by commas ("A-16-1, Tower A"). */
 const addressSign = (t: string) => POSTAL_LINE.test(t) || /\b\d{5}\b/.test(t) || streetLine(t) || HOUSE_NUMBER.test(t) || /\d.*,|,.*\d/.test(t);
-/** A house or lot number opening a line, bare or after a short word ("12,", "No. 5", "Lot 276", "Level 6,"). */
+/**
+ * A house or lot number opening a line: bare before a comma ("12,"), after a word of an address's
+ * parts ("No. 5", "Lot 276", "Level 6"; not "Order 2291"), or before a street's name ("5 Church Lane").
+ */
 const HOUSE_NUMBER = new RegExp(String.raw`^(?:\p{L}{1,5}\.?\s*:?\s*)?\d+[\p{L}\d/-]*\s*[,&]|^(?:${NUMBERED_PARTS.join('|')})\.?\s*:?\s*\d|^\d+\p{L}?\s+\p{L}.*${STREET_WORD.source}`, 'iu');
 /** Lines an address may take: a street, a district, a postal town, a region, a country. */
 const MAX_ADDRESS_LINES = 6;
