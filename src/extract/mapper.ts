@@ -69,6 +69,9 @@ export function fieldShape(column: Column, values: unknown[], hints: ValueHints)
   return { fit: fit(column, values, hints), textual: textShare(values) };
 }
 
+/** A number as a document prints it, with its group and decimal marks ("40.500", "1.234,56"). */
+const NUMBER_TOKEN = /(?<![\p{L}\d.,])\d[\d.,]*\d(?![\p{L}\d])/gu;
+
 /** How a column of the document writes its values, from all of them. */
 export function valueHints(values: unknown[]): ValueHints {
   const hints: ValueHints = {};
@@ -76,6 +79,7 @@ export function valueHints(values: unknown[]): ValueHints {
   let monthFirst = 0;
   let comma = 0;
   let point = 0;
+  let dotGroups = 0;
   for (const v of values) {
     if (typeof v !== 'string') continue;
     const date = /^\s*(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}\b/.exec(v);
@@ -86,12 +90,16 @@ export function valueHints(values: unknown[]): ValueHints {
       continue;
     }
     if (/\d,\d{1,2}(?!\d)|\d\.\d{3},\d|\d\.\d{3}\.\d{3}/.test(v)) comma++;
-    if (/\d\.\d{1,2}(?!\d)|\d,\d{3}\.\d|\d,\d{3},\d{3}/.test(v)) point++;
+    // "40.500" likewise, where money has no decimals (rupiah, pesos, forint): a group, when no value shows decimals.
+    else if (/(?<![\d.,])[1-9]\d{0,2}\.\d{3}(?![\d.,])/.test(v)) dotGroups++;
+    // Decimals a group cannot be: one or two figures, four or more, or after a lone 0 ("0.0335", "0.500").
+    if (/\d\.\d{1,2}(?!\d)|\d\.\d{4,}|(?<![\d.,])0\.\d|\d,\d{3}\.\d|\d,\d{3},\d{3}/.test(v)) point++;
     // "453,694" is far more often a thousands group than three decimals: weak evidence.
     else if (/\d,\d{3}(?![\d.,])/.test(v)) point += 0.25;
   }
   if (dayFirst !== monthFirst) hints.dayFirst = dayFirst > monthFirst;
   if (comma !== point) hints.decimalComma = comma > point;
+  else if (!comma && dotGroups >= 2) hints.decimalComma = true;
   return hints;
 }
 
@@ -760,7 +768,13 @@ export function mapReading(
   // Day/month order when a column shows none: the document's language, where it comes from (its currency, country), else the server's setting.
   const text = reading.text || reading.tables.map((t) => t.grid.map((r) => r.map(cellText).join(' ')).join('\n')).join('\n');
   const locale = localeDayOrder(text);
-  const defaults: ValueHints = { dayFirstDefault: dayFirstOf(documentLanguage(text)) ?? (locale ? locale === 'dmy' : options.dateOrder === 'dmy'), ...(options.ocr ? { ocr: true } : {}) };
+  // How the document writes decimals, from all its numbers: a field read alone ("40.500") is read like them.
+  const decimals = valueHints(text.match(NUMBER_TOKEN) ?? []).decimalComma;
+  const defaults: ValueHints = {
+    dayFirstDefault: dayFirstOf(documentLanguage(text)) ?? (locale ? locale === 'dmy' : options.dateOrder === 'dmy'),
+    ...(decimals !== undefined ? { decimalComma: decimals } : {}),
+    ...(options.ocr ? { ocr: true } : {}),
+  };
   // Key/value tables (a few rows of labels and values) hold document fields too; long tables are items.
   const keyValueTables = reading.tables.filter((t) => t.grid.length <= 40);
   let documentFields = mergeFields(options.fields ?? { values: {}, scores: {} }, documentFieldsOf([...reading.lines, ...tableLines(keyValueTables)], columns));

@@ -185,6 +185,11 @@ describe('how a column writes its values', () => {
     expect(valueHints(['1.234,50', '12']).decimalComma).toBe(true);
     expect(valueHints(['1,234.50']).decimalComma).toBe(false);
     expect(valueHints(['453,694']).decimalComma).toBe(false);
+    // Money without decimals grouped by dots (rupiah): "40.500" groups, unless decimals show elsewhere.
+    expect(valueHints(['40.500', '3.500', '9.500']).decimalComma).toBe(true);
+    expect(valueHints(['12.403', '42.90', '50.00']).decimalComma).toBe(false);
+    // Four decimals or more, or a lone 0 before the point, are decimals whatever else has three.
+    expect(valueHints(['121.440', '42.121', '0.0335', '-0.9393']).decimalComma).toBe(false);
   });
 
   test('numbers read with the hints; percentages as their number', () => {

@@ -402,6 +402,57 @@ TRAN# 00442
 THANK YOU, DRIVE SAFELY`,
     expected: { company: 'CORNER FUEL STOP', date: '2026-11-25', address: 'Route 9 & Elm Rd Marrowby, NY 12345', total: 42.9 },
   },
+  {
+    what: 'an Indonesian shop: amounts grouped by dots without decimals ("40.500") are thousands',
+    text: `TOKO KESTREL JAYA
+Jl. Merdeka No. 45
+Bandung 40111
+Telp. 022-5550123
+
+25/11/2026 10:12   Kasir: Rina
+Indomie Goreng   5 x 3.500   17.500
+Aqua 600ml       2 x 4.000    8.000
+Roti Tawar                   15.000
+TOTAL BELANJA                40.500
+TUNAI                        50.000
+KEMBALI                       9.500
+Terima kasih atas kunjungan Anda`,
+    expected: { company: 'TOKO KESTREL JAYA', date: '2026-11-25', address: 'Jl. Merdeka No. 45 Bandung 40111', total: 40500 },
+  },
+  {
+    what: 'a Singapore coffee shop',
+    text: `Bluegate Kopi Pte Ltd
+Blk 123 Ang Mo Kio Ave 3 #01-45
+Singapore 560123
+GST Reg No: 201912345K
+
+Date: 25/11/2026  Time: 08:12
+Kopi O               1.40
+Kaya Toast Set       5.80
+Subtotal             7.20
+GST 9%               0.65
+Total               $7.85
+NETS                 7.85`,
+    expected: { company: 'Bluegate Kopi Pte Ltd', date: '2026-11-25', address: 'Blk 123 Ang Mo Kio Ave 3 #01-45 Singapore 560123', total: 7.85 },
+  },
+  {
+    what: 'a US deli: the total due, not the amount tendered',
+    text: `CORNER DELI & MARKET
+310 Main St
+Boulder CO 80302
+
+Order #1182        11/23/2026 12:40 PM
+1 Turkey Club             11.50
+1 Chips                    1.95
+1 Iced Coffee              3.75
+Subtotal                  17.20
+Discount (10%)            -1.72
+Tax                        1.37
+Total Due                 16.85
+Amount Tendered           20.00
+Change                     3.15`,
+    expected: { company: 'CORNER DELI & MARKET', date: '2026-11-23', address: '310 Main St Boulder CO 80302', total: 16.85 },
+  },
 ];
 
 describe('till receipts of many countries', () => {
