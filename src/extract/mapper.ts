@@ -69,6 +69,8 @@ export function fieldShape(column: Column, values: unknown[], hints: ValueHints)
   return { fit: fit(column, values, hints), textual: textShare(values) };
 }
 
+/** Characters of a document's text read for how it writes decimals: a large sheet's first pages. */
+const DECIMALS_SAMPLE = 200_000;
 /** A number as a document prints it, with its group and decimal marks ("40.500", "1.234,56"). */
 const NUMBER_TOKEN = /(?<![\p{L}\d.,])\d[\d.,]*\d(?![\p{L}\d])/gu;
 
@@ -768,8 +770,9 @@ export function mapReading(
   // Day/month order when a column shows none: the document's language, where it comes from (its currency, country), else the server's setting.
   const text = reading.text || reading.tables.map((t) => t.grid.map((r) => r.map(cellText).join(' ')).join('\n')).join('\n');
   const locale = localeDayOrder(text);
-  // How the document writes decimals, from all its numbers: a field read alone ("40.500") is read like them.
-  const decimals = valueHints(text.match(NUMBER_TOKEN) ?? []).decimalComma;
+  // How the document writes decimals, from its numbers (those of its first pages are enough): a field
+  // read alone ("40.500") is read like them.
+  const decimals = valueHints(text.slice(0, DECIMALS_SAMPLE).match(NUMBER_TOKEN) ?? []).decimalComma;
   const defaults: ValueHints = {
     dayFirstDefault: dayFirstOf(documentLanguage(text)) ?? (locale ? locale === 'dmy' : options.dateOrder === 'dmy'),
     ...(decimals !== undefined ? { decimalComma: decimals } : {}),
