@@ -253,6 +253,13 @@ describe('candidate features', () => {
     expect(cands.find((c) => c.value === 'Shop 3,45 George Street Sydney NSW 2000')!.features['addr:postal_last']).toBe(1);
   });
 
+  test('a line ending in a telephone number ends an address; a ZIP+4 code does not', () => {
+    const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
+    const values = candidatesOf('Marrowby Market\n2200 W Lincoln Hwy\nMerrillville IN 46410-1234\nStore Mgr: J. Doe (219) 555-0120\nTotal 5.00', 'address', columns).map((c) => c.value);
+    expect(values).toContain('2200 W Lincoln Hwy Merrillville IN 46410-1234');
+    expect(values.some((v) => v.includes('555-0120'))).toBe(false);
+  });
+
   test('a line with a time of day or a duration ends an address, though it ends in a figure', () => {
     const columns = [col('company', 'Company', 'string'), col('address', 'Address', 'string', "the issuer's address")];
     const cands = candidatesOf('Kestrel Parking Sdn Bhd\n12 Jalan Besar\n43000 Marrowby\nParking time 1:29\nType Rate A 1.00', 'address', columns);

@@ -301,7 +301,7 @@ function tableOf(page: Page, block: Line[], horizontals: Horizontal[], turned: L
     if (k < before || block.slice(0, k).some((l) => STANDALONE_NUMBER.test(l.text))) lead = k;
   }
   block = block.slice(lead);
-  const columns = columnsOf(block);
+  const columns = lead ? columnsOf(block) : provisional;
   if (columns.length < 2) return null;
   const area = boxOfLines(block);
   const rules = crossingRules(horizontals, { ...area, y0: area.y0 - size, y1: area.y1 + size });

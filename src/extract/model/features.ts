@@ -689,6 +689,11 @@ const TRAILING_ASIDE = /\s*\((?=[^()]*\p{L}{3})[^()\d]+\)$|\s+[-–—]\s+[^-–
 const EDGE_TIME = new RegExp(`^(?:${TIME_RE.source})(?!\\S)\\s*|\\s*(?<!\\S)(?:${TIME_RE.source})$`, 'i');
 /** A telephone number closing a line, perhaps labelled ("03-1234 5678", "Tel 012-3456789"). */
 const EDGE_PHONE = /\s+(?:(?:tel|phone|hp|h\/p)\.?\s*:?\s*)?\+?[\d(][\d\s()./-]{5,}\d$/i;
+/** Such a telephone number of seven figures or more closing a line, or null. */
+const edgePhone = (t: string) => {
+  const phone = EDGE_PHONE.exec(t);
+  return phone && (phone[0].match(/\d/g)?.length ?? 0) >= 7 ? phone : null;
+};
 
 /**
  * A name with what a recogniser runs onto its line from beside it: a date or time before or after
@@ -705,8 +710,8 @@ function nameCore(text: string): string | null {
     if (last && !t.slice(last.end).trim()) t = t.slice(0, last.start).trim();
     else if (first && !t.slice(0, first.start).trim()) t = t.slice(first.end).trim();
     t = t.replace(EDGE_TIME, '').trim();
-    const phone = EDGE_PHONE.exec(t);
-    if (phone && (phone[0].match(/\d/g)?.length ?? 0) >= 7) t = t.slice(0, phone.index).trim();
+    const phone = edgePhone(t);
+    if (phone) t = t.slice(0, phone.index).trim();
     // A title after a name is one of the lexicon's as it stands; before it, it may be qualified ("OFFICIAL RECEIPT").
     const words = t.split(/\s+/);
     for (let k = Math.min(3, words.length - 1); k >= 1; k--) {
@@ -1012,10 +1017,7 @@ const STORE_LINE = /^(?:store|outlet|branch|st|till|pos|terminal)\s*(?:#|no\.?:?
 const currencyAlone = (t: string) => /^(?:\p{Lu}{3}|\p{Sc})$/u.test(t) && currencyIn(t) !== null;
 
 /** A telephone number closing a line after other words ("Store Mgr: J. Doe (219) 555-0120"); not a ZIP+4 code ("IN 46410-1234"). */
-const endsInPhone = (t: string) => {
-  const phone = EDGE_PHONE.exec(t);
-  return !!phone && (phone[0].match(/\d/g)?.length ?? 0) >= 7 && !/\b\d{5}-\d{4}$/.test(t);
-};
+const endsInPhone = (t: string) => !!edgePhone(t) && !/\b\d{5}-\d{4}$/.test(t);
 
 /** A shop's name with its store number ("ACME MART #0412"), whose figures read as a house number's. */
 const storeName = (t: string) => STORE_NUMBER.test(t) && nameLike(t.replace(STORE_NUMBER, ''));

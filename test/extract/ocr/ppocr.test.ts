@@ -5,6 +5,19 @@ import type { GreyImage } from '../../../src/extract/ocr/raster';
 import { greyPixels } from './draw';
 import { pageFromScan } from '../../../src/extract/ocr';
 
+/** A grey page of text lines, each drawn at its position in the given grey and size. */
+function textPage(width: number, height: number, ink: string, size: number, lines: Array<[string, number, number]>): GreyImage {
+  return {
+    width,
+    height,
+    data: greyPixels(width, height, (g) => {
+      g.fillStyle = ink;
+      g.font = `${size}px "DejaVu Sans", sans-serif`;
+      for (const [text, x, y] of lines) g.fillText(text, x, y);
+    }),
+  };
+}
+
 /**
  * Characters one output step each; `~` before a character marks a likely space (probability 0.3),
  * `^` a character at which a comma had probability 0.2, `'` one at which it had 0.01.
@@ -121,16 +134,11 @@ describe('the recognisers', () => {
   });
 
   // Faint grey print at a small size: glyphs the first recogniser is less than sure of, which the second reads again.
-  const page = (): GreyImage => ({
-    width: 700,
-    height: 160,
-    data: greyPixels(700, 160, (g) => {
-      g.fillStyle = '#8a8a8a';
-      g.font = '15px "DejaVu Sans", sans-serif';
-      g.fillText('Jalan Perindustrian 5, Taman Bukit Indah', 20, 50);
-      g.fillText('Invoice No: CS10217   Total RM 104.00', 20, 100);
-    }),
-  });
+  const page = () =>
+    textPage(700, 160, '#8a8a8a', 15, [
+      ['Jalan Perindustrian 5, Taman Bukit Indah', 20, 50],
+      ['Invoice No: CS10217   Total RM 104.00', 20, 100],
+    ]);
 
   test('without a second recogniser a page is read alike, and no word is doubted', async () => {
     const both = await PaddleRecogniser.create();
@@ -145,17 +153,13 @@ describe('the recognisers', () => {
 describe('runs of text', () => {
   test('words found in one text region share its run; words set far apart on a line are other runs', async () => {
     const recogniser = await PaddleRecogniser.create();
-    const words = await recogniser.read({
-      width: 700,
-      height: 120,
-      data: greyPixels(700, 120, (g) => {
-        g.fillStyle = '#101010';
-        g.font = '20px "DejaVu Sans", sans-serif';
-        g.fillText('Kestrel Bakery Ltd', 20, 50);
-        g.fillText('Total', 20, 95);
-        g.fillText('12.50', 560, 95);
-      }),
-    });
+    const words = await recogniser.read(
+      textPage(700, 120, '#101010', 20, [
+        ['Kestrel Bakery Ltd', 20, 50],
+        ['Total', 20, 95],
+        ['12.50', 560, 95],
+      ]),
+    );
     const run = (text: string) => words.find((w) => w.text === text)?.run;
     expect(run('Kestrel')).toBeDefined();
     expect(new Set([run('Kestrel'), run('Bakery'), run('Ltd')]).size).toBe(1);
